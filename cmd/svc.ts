@@ -1,0 +1,20 @@
+#!/usr/bin/env node
+// The `svc` entry point: one binary, one subcommand per component. Components are wired
+// together only here; each subcommand module parses its own configuration with zod.
+
+const commands: Record<string, () => Promise<{ main: (argv: string[]) => Promise<number> }>> = {
+  generate: () => import('./generate.ts'),
+};
+
+async function run(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const load = name === undefined ? undefined : commands[name];
+  if (load === undefined) {
+    process.stderr.write(`usage: svc <${Object.keys(commands).join('|')}> [flags]\n`);
+    return 2;
+  }
+  const command = await load();
+  return command.main(rest);
+}
+
+process.exitCode = await run(process.argv.slice(2));

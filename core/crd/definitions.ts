@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { SandboxSpec, SandboxStatus, SandboxTemplateSpec } from '../sandbox/index.ts';
+import { structuralSchema } from './structural.ts';
+
+export const GROUP = 'svc.io';
+export const VERSION = 'v1alpha1';
+
+/** Longest Sandbox name whose derived names (`pf-<sandbox>-<port>`) still fit 63 characters. */
+export const MAX_SANDBOX_NAME = 53;
+
+interface PrinterColumn {
+  name: string;
+  type: 'string' | 'date' | 'integer' | 'boolean';
+  jsonPath: string;
+  description?: string;
+}
+
+interface CrdOptions {
+  kind: string;
+  plural: string;
+  singular: string;
+  shortNames: string[];
+  scope: 'Namespaced' | 'Cluster';
+  spec: z.ZodType;
+  status?: z.ZodType;
+  printerColumns: PrinterColumn[];
+  rootRules?: { rule: string; message: string }[];
+}
+
+function crd(o: CrdOptions) {
+  const properties: Record<string, unknown> = { spec: structuralSchema(o.spec) };
+  if (o.status) properties.status = structuralSchema(o.status);
+  const openAPIV3Schema: Record<string, unknown> = {
+    type: 'object',
+    required: ['spec'],
+    properties: {
+      apiVersion: { type: 'string' },
+      kind: { type: 'string' },
+      metadata: { type: 'object' },
+      ...properties,
+    },
+  };
+  if (o.rootRules) openAPIV3Schema['x-kubernetes-validations'] = o.rootRules;
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${o.plural}.${GROUP}` },
+    spec: {
+      group: GROUP,
+      names: {
+        kind: o.kind,
+        listKind: `${o.kind}List`,
+        plural: o.plural,
+        singular: o.singular,
+        shortNames: o.shortNames,
+        categories: ['svc'],
+      },
+      scope: o.scope,
+      versions: [
+        {
+          name: VERSION,
+          served: true,
+          storage: true,
+          schema: { openAPIV3Schema },
+          ...(o.status ? { subresources: { status: {} } } : {}),
+          additionalPrinterColumns: [
+            ...o.printerColumns,
+            { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
+          ],
+        },
+      ],
+    },
+  };
+}
+
+export type CustomResourceDefinition = ReturnType<typeof crd>;
+
+/** The CRDs svc installs, generated from the zod schemas that the code validates with. */
+export function customResourceDefinitions(): CustomResourceDefinition[] {
+  const templateColumns: PrinterColumn[] = [{ name: 'Image', type: 'string', jsonPath: '.spec.image' }];
+  return [
+    crd({
+      kind: 'Sandbox',
+      plural: 'sandboxes',
+      singular: 'sandbox',
+      shortNames: ['sbx'],
+      scope: 'Namespaced',
+      spec: SandboxSpec,
+      status: SandboxStatus,
+      printerColumns: [
+        { name: 'Mode', type: 'string', jsonPath: '.spec.mode' },
+        { name: 'Phase', type: 'string', jsonPath: '.status.phase' },
+        { name: 'Template', type: 'string', jsonPath: '.spec.templateRef.name' },
+      ],
+      rootRules: [
+        {
+          rule: `size(self.metadata.name) <= ${MAX_SANDBOX_NAME}`,
+          message: `metadata.name must be at most ${MAX_SANDBOX_NAME} characters, so that names derived from it fit 63`,
+        },
+      ],
+    }),
+    crd({
+      kind: 'SandboxTemplate',
+      plural: 'sandboxtemplates',
+      singular: 'sandboxtemplate',
+      shortNames: ['sbxt'],
+      scope: 'Namespaced',
+      spec: SandboxTemplateSpec,
+      printerColumns: templateColumns,
+    }),
+    crd({
+      kind: 'ClusterSandboxTemplate',
+      plural: 'clustersandboxtemplates',
+      singular: 'clustersandboxtemplate',
+      shortNames: ['csbxt'],
+      scope: 'Cluster',
+      spec: SandboxTemplateSpec,
+      printerColumns: templateColumns,
+    }),
+  ];
+}

@@ -1,0 +1,4 @@
+export * from './primitives.ts';
+export * from './spec.ts';
+export * from './status.ts';
+export * from './template.ts';
