@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import { SandboxSpec, SandboxStatus, SandboxTemplateSpec } from '../sandbox/index.ts';
 import { structuralSchema } from './structural.ts';
 

@@ -11,7 +11,7 @@ const SAFE = Number.MAX_SAFE_INTEGER;
  */
 export function structuralSchema(schema: z.ZodType): Schema {
   const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'throw' });
-  return clean(json as Schema);
+  return clean(json);
 }
 
 function clean(node: Schema): Schema {

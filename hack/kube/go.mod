@@ -4,6 +4,8 @@ module svc.io/hack/kube
 
 go 1.25.0
 
+require github.com/kubernetes-csi/external-snapshotter/client/v8 v8.4.0
+
 require (
 	cel.dev/expr v0.24.0 // indirect
 	cyphar.com/go-pathrs v0.2.1 // indirect

@@ -1,0 +1,58 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+
+export interface Managed {
+  name: string;
+  child: ChildProcess;
+  logPath: string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process is gone. */
+  stop(graceMs?: number): Promise<void>;
+}
+
+/**
+ * Starts a long-running binary whose output goes to a log file. The child gets
+ * PR_SET_PDEATHSIG=KILL through setpriv, so it dies with this process even when the test
+ * runner is killed without a chance to clean up.
+ */
+export function startManaged(name: string, binary: string, args: string[], logPath: string): Managed {
+  const log = createWriteStream(logPath, { flags: 'a' });
+  const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout.pipe(log, { end: false });
+  child.stderr.pipe(log, { end: false });
+  const exited = once(child, 'exit').then(() => undefined);
+  // A runner that exits without teardown still takes its children down with it.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  child.on('exit', () => {
+    process.off('exit', killOnExit);
+    log.end();
+  });
+  return {
+    name,
+    child,
+    logPath,
+    async stop(graceMs = 10_000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resolves when `probe` returns true; rejects with `describe()` after `timeoutMs`. */
+export async function waitFor(
+  probe: () => Promise<boolean>,
+  opts: { timeoutMs: number; intervalMs?: number; describe: () => string },
+): Promise<void> {
+  const deadline = Date.now() + opts.timeoutMs;
+  for (;;) {
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${opts.timeoutMs} ms: ${opts.describe()}`);
+    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
+  }
+}

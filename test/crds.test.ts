@@ -1,0 +1,152 @@
+import { ApiextensionsV1Api } from '@kubernetes/client-node';
+import { describe, expect, inject, it } from 'vitest';
+import { GROUP, VERSION } from '../core/index.ts';
+import { kubeRequest, useNamespace } from './support/index.ts';
+
+const ns = useNamespace('crds');
+const plural = 'sandboxes';
+
+function sandbox(name: string, spec: Record<string, unknown> = {}) {
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: 'Sandbox',
+    metadata: { name },
+    spec: { templateRef: { name: 'default' }, ...spec },
+  };
+}
+
+async function create(body: object) {
+  return kubeRequest(ns.kc, {
+    method: 'POST',
+    path: `/apis/${GROUP}/${VERSION}/namespaces/${ns.name}/${plural}`,
+    body,
+  });
+}
+
+async function mergePatch(name: string, patch: object, subresource = '') {
+  return kubeRequest(ns.kc, {
+    method: 'PATCH',
+    path: `/apis/${GROUP}/${VERSION}/namespaces/${ns.name}/${plural}/${name}${subresource}`,
+    headers: { 'content-type': 'application/merge-patch+json' },
+    body: patch,
+  });
+}
+
+interface Sbx {
+  spec: Record<string, unknown>;
+  status?: Record<string, unknown>;
+}
+
+describe('CRDs on a real kube-apiserver', () => {
+  it('runs against the pinned Kubernetes release', () => {
+    expect(inject('kubeVersion')).toMatch(/^v1\.(3[3-9]|[4-9][0-9])\./);
+  });
+
+  it.each([
+    'sandboxes.svc.io',
+    'sandboxtemplates.svc.io',
+    'clustersandboxtemplates.svc.io',
+    'volumesnapshots.snapshot.storage.k8s.io',
+    'volumesnapshotcontents.snapshot.storage.k8s.io',
+    'volumesnapshotclasses.snapshot.storage.k8s.io',
+  ])('%s is Established', async (name) => {
+    const crd = await ns.kc.makeApiClient(ApiextensionsV1Api).readCustomResourceDefinition({ name });
+    expect(crd.status?.conditions?.find((c) => c.type === 'Established')?.status).toBe('True');
+  });
+
+  it('accepts a valid Sandbox and defaults mode to code', async () => {
+    const res = await create(sandbox('valid'));
+    expect(res.status).toBe(201);
+    const spec = res.json<Sbx>().spec;
+    expect(spec.mode).toBe('code');
+    expect(spec.templateRef).toEqual({ name: 'default', kind: 'ClusterSandboxTemplate' });
+    expect(spec.stopped).toBe(false);
+  });
+
+  it('refuses mode: shell by schema validation', async () => {
+    const res = await create(sandbox('shell', { mode: 'shell' }));
+    expect(res.status).toBe(422);
+    const causes = res.json<{ details: { causes: { field: string; reason: string }[] } }>().details.causes;
+    expect(causes).toContainEqual(
+      expect.objectContaining({ field: 'spec.mode', reason: 'FieldValueNotSupported' }),
+    );
+  });
+
+  it('refuses a bad duration and a bad quantity', async () => {
+    const res = await create(sandbox('bad', { timeout: '1 hour', resources: { limits: { cpu: 'lots' } } }));
+    expect(res.status).toBe(422);
+    expect(res.body).toContain('spec.timeout');
+    expect(res.body).toContain('spec.resources.limits.cpu');
+  });
+
+  it('refuses a name too long for the names derived from it', async () => {
+    const res = await create(sandbox('a'.repeat(54)));
+    expect(res.status).toBe(422);
+    expect(res.body).toContain('at most 53 characters');
+  });
+
+  it.each([
+    ['mode', { mode: 'agent' }],
+    ['templateRef', { templateRef: { name: 'other' } }],
+    ['cloneFromSnapshot', { cloneFromSnapshot: 'snap-2' }],
+    ['createdBy', { createdBy: 'mallory' }],
+  ])('refuses an update that changes %s', async (field, change) => {
+    const name = `immutable-${field.toLowerCase()}`;
+    expect((await create(sandbox(name, { cloneFromSnapshot: 'snap-1', createdBy: 'alice' }))).status).toBe(
+      201,
+    );
+    const res = await mergePatch(name, { spec: change });
+    expect(res.status).toBe(422);
+    expect(res.body).toContain(`${field} is immutable`);
+  });
+
+  it('refuses removing an immutable field once set', async () => {
+    expect((await create(sandbox('unset-created-by', { createdBy: 'alice' }))).status).toBe(201);
+    const res = await mergePatch('unset-created-by', { spec: { createdBy: null } });
+    expect(res.status).toBe(422);
+    expect(res.body).toContain('createdBy is immutable');
+  });
+
+  it('allows changing mutable fields', async () => {
+    expect((await create(sandbox('mutable'))).status).toBe(201);
+    const res = await mergePatch('mutable', { spec: { stopped: true, timeout: '1h30m' } });
+    expect(res.status).toBe(200);
+    expect(res.json<Sbx>().spec).toMatchObject({ stopped: true, timeout: '1h30m' });
+  });
+
+  it('writes status only through the status subresource', async () => {
+    const created = await create({ ...sandbox('status'), status: { phase: 'Running' } });
+    expect(created.status).toBe(201);
+    expect(created.json<Sbx>().status).toBeUndefined();
+
+    const viaMain = await mergePatch('status', { status: { phase: 'Running' } });
+    expect(viaMain.status).toBe(200);
+    expect(viaMain.json<Sbx>().status).toBeUndefined();
+
+    const viaStatus = await mergePatch('status', { status: { phase: 'Running' } }, '/status');
+    expect(viaStatus.status).toBe(200);
+    expect(viaStatus.json<Sbx>().status).toEqual({ phase: 'Running' });
+
+    const bad = await mergePatch('status', { status: { phase: 'Exploded' } }, '/status');
+    expect(bad.status).toBe(422);
+  });
+
+  it('serves the printer columns through the Table API', async () => {
+    expect((await create(sandbox('table', { mode: 'agent' }))).status).toBe(201);
+    expect((await mergePatch('table', { status: { phase: 'Creating' } }, '/status')).status).toBe(200);
+    const res = await kubeRequest(ns.kc, {
+      path: `/apis/${GROUP}/${VERSION}/namespaces/${ns.name}/${plural}/table`,
+      headers: { accept: 'application/json;as=Table;v=v1;g=meta.k8s.io' },
+    });
+    expect(res.status).toBe(200);
+    const table = res.json<{ columnDefinitions: { name: string }[]; rows: { cells: unknown[] }[] }>();
+    expect(table.columnDefinitions.map((c) => c.name)).toEqual(['Name', 'Mode', 'Phase', 'Template', 'Age']);
+    expect(table.rows[0]!.cells.slice(0, 4)).toEqual(['table', 'agent', 'Creating', 'default']);
+  });
+
+  it('knows the short name sbx', async () => {
+    const res = await kubeRequest(ns.kc, { path: `/apis/${GROUP}/${VERSION}` });
+    const resources = res.json<{ resources: { name: string; shortNames?: string[] }[] }>().resources;
+    expect(resources.find((r) => r.name === plural)?.shortNames).toEqual(['sbx']);
+  });
+});

@@ -1,0 +1,43 @@
+import { randomBytes } from 'node:crypto';
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+import { afterAll, beforeAll, inject } from 'vitest';
+
+/** An admin KubeConfig for the run's control plane. */
+export function adminKubeConfig(): KubeConfig {
+  const kc = new KubeConfig();
+  kc.loadFromFile(inject('kubeconfigPath'));
+  return kc;
+}
+
+export interface TestNamespace {
+  /** Name of the namespace; valid once `beforeAll` has run. */
+  readonly name: string;
+  kc: KubeConfig;
+  core: CoreV1Api;
+  custom: CustomObjectsApi;
+}
+
+/**
+ * A fresh namespace for the calling test file, created before its tests and deleted after.
+ * Namespaces keep files independent while they share one control plane.
+ */
+export function useNamespace(prefix = 't'): TestNamespace {
+  const kc = adminKubeConfig();
+  const core = kc.makeApiClient(CoreV1Api);
+  const state = { name: '' };
+  beforeAll(async () => {
+    state.name = `${prefix}-${randomBytes(4).toString('hex')}`;
+    await core.createNamespace({ body: { metadata: { name: state.name } } });
+  });
+  afterAll(async () => {
+    if (state.name) await core.deleteNamespace({ name: state.name });
+  });
+  return {
+    get name() {
+      return state.name;
+    },
+    kc,
+    core,
+    custom: kc.makeApiClient(CustomObjectsApi),
+  };
+}
