@@ -2,3 +2,4 @@ export * from './primitives.ts';
 export * from './spec.ts';
 export * from './status.ts';
 export * from './template.ts';
+export * from './resource.ts';
