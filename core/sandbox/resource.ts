@@ -45,6 +45,5 @@ export const Annotations = {
 
 export const Labels = {
   sandbox: 'svc.io/sandbox',
-  createdBy: 'svc.io/created-by',
   mode: 'svc.io/mode',
 } as const;
