@@ -4,6 +4,7 @@
 
 const commands: Record<string, () => Promise<{ main: (argv: string[]) => Promise<number> }>> = {
   generate: () => import('./generate.ts'),
+  api: () => import('./api.ts'),
 };
 
 async function run(argv: string[]): Promise<number> {

@@ -1,3 +1,4 @@
 // The one door of core: shapes (zod), names and pure rules shared by every component.
 export * from './sandbox/index.ts';
 export * from './crd/index.ts';
+export * from './api/index.ts';

@@ -2,3 +2,6 @@ export { adminKubeConfig, useNamespace } from './kube.ts';
 export type { TestNamespace } from './kube.ts';
 export { kubeRequest } from './raw.ts';
 export type { RawResponse } from './raw.ts';
+export { OidcIssuer } from './oidc-issuer.ts';
+export { startTestApi } from './api.ts';
+export type { TestApi } from './api.ts';

@@ -1,0 +1,33 @@
+import { Hono } from 'hono';
+import { register as defaultRegistry, type Registry } from 'prom-client';
+import { authenticate } from './auth/index.ts';
+import type { ApiDeps } from './deps.ts';
+import { errorHandler, notFound } from './errors/index.ts';
+import { keyRoutes } from './keys/index.ts';
+import { sandboxRoutes } from './sandboxes/index.ts';
+
+/**
+ * The HTTP API: health and metrics outside `/api/v1`; everything inside it authenticated
+ * by one middleware. Drive it in-process with `app.request()` or serve `app.fetch`.
+ */
+export function createApp(deps: ApiDeps, opts: { registry?: Registry } = {}): Hono {
+  const registry = opts.registry ?? defaultRegistry;
+  const app = new Hono();
+  app.onError(errorHandler(deps.logger));
+  app.notFound(() => {
+    throw notFound('no such endpoint');
+  });
+
+  app.get('/healthz', (c) => c.json({ status: 'ok' }));
+  app.get('/readyz', (c) => c.json({ status: 'ok' }));
+  app.get('/metrics', async (c) =>
+    c.text(await registry.metrics(), 200, { 'content-type': registry.contentType }),
+  );
+
+  const v1 = new Hono();
+  v1.use(authenticate(deps.auth));
+  v1.route('/sandboxes', sandboxRoutes(deps));
+  v1.route('/apikeys', keyRoutes(deps));
+  app.route('/api/v1', v1);
+  return app;
+}

@@ -1,0 +1,14 @@
+/** Who is calling, as the auth middleware established it. */
+export interface Caller {
+  /** Stable user name: the API key's user, or the token's configured claim (default `sub`). */
+  user: string;
+  groups: string[];
+  isAdmin: boolean;
+  via: 'api-key' | 'oidc';
+}
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    caller: Caller;
+  }
+}

@@ -1,0 +1,59 @@
+import { createRemoteJWKSet, jwtVerify, type JWTPayload } from 'jose';
+import { z } from 'zod';
+
+export interface OidcOptions {
+  issuer: string;
+  audience: string;
+  /** Claim naming the user (default `sub`; `email` or `preferred_username` are common). */
+  userClaim?: string;
+  groupsClaim?: string;
+  /** Allowed clock skew between this server and the issuer. */
+  clockToleranceSec?: number;
+}
+
+const Discovery = z.object({ issuer: z.string(), jwks_uri: z.url() });
+
+/**
+ * Verifies OIDC access tokens against the issuer's discovery document and JWKS. jose's
+ * remote key set caches the keys and refetches when a token names an unknown `kid`, which
+ * is how a key rotation at the issuer is picked up without a restart.
+ */
+export class OidcVerifier {
+  readonly #opts: OidcOptions;
+  #keys: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+  constructor(opts: OidcOptions) {
+    this.#opts = opts;
+  }
+
+  /** The token's claims, or an Error saying why it was refused. */
+  async verify(token: string): Promise<{ user: string; groups: string[] } | Error> {
+    try {
+      const { payload } = await jwtVerify(token, await this.#keySet(), {
+        issuer: this.#opts.issuer,
+        audience: this.#opts.audience,
+        clockTolerance: this.#opts.clockToleranceSec ?? 30,
+      });
+      const user = claim(payload, this.#opts.userClaim ?? 'sub');
+      if (typeof user !== 'string' || user === '') return new Error('token has no user claim');
+      const groups = claim(payload, this.#opts.groupsClaim ?? 'groups');
+      return { user, groups: Array.isArray(groups) ? groups.filter((g) => typeof g === 'string') : [] };
+    } catch (err) {
+      return err instanceof Error ? err : new Error(String(err));
+    }
+  }
+
+  async #keySet(): Promise<ReturnType<typeof createRemoteJWKSet>> {
+    if (this.#keys) return this.#keys;
+    const url = `${this.#opts.issuer.replace(/\/$/, '')}/.well-known/openid-configuration`;
+    const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
+    if (!res.ok) throw new Error(`OIDC discovery at ${url} answered ${res.status}`);
+    const discovery = Discovery.parse(await res.json());
+    this.#keys = createRemoteJWKSet(new URL(discovery.jwks_uri), { cooldownDuration: 5_000 });
+    return this.#keys;
+  }
+}
+
+function claim(payload: JWTPayload, name: string): unknown {
+  return payload[name];
+}

@@ -1,0 +1,3 @@
+export { SandboxCache } from './sandbox-cache.ts';
+export { fromKube, statusCode } from './kube-errors.ts';
+export { SandboxWriter } from './sandboxes.ts';

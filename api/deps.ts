@@ -1,0 +1,20 @@
+import type { KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { ApiKeyStore, AuthOptions } from './auth/index.ts';
+import type { SandboxCache, SandboxWriter } from './cluster/index.ts';
+
+/** Everything the routes need, built once in `cmd/api.ts` and passed down. */
+export interface ApiDeps {
+  kc: KubeConfig;
+  cache: SandboxCache;
+  sandboxes: SandboxWriter;
+  keys: ApiKeyStore;
+  auth: AuthOptions;
+  defaultNamespace: string;
+  logger: Logger;
+  clock: () => Date;
+  /** `networking.previewDomain`, when public preview URLs are configured. */
+  previewDomain?: string;
+  /** How long an endpoint waits for the operator to publish a change in status. */
+  statusWaitMs: number;
+}

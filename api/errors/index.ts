@@ -1,0 +1,2 @@
+export { HttpError, badRequest, unauthenticated, forbidden, notFound, conflict } from './http-error.ts';
+export { errorHandler, validationError, fieldPath } from './handler.ts';

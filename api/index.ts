@@ -1,0 +1,6 @@
+// The one door of the API: build the Hono app from its dependencies.
+export { createApp } from './app.ts';
+export type { ApiDeps } from './deps.ts';
+export { ApiKeyStore, OidcVerifier } from './auth/index.ts';
+export type { AuthOptions, Caller } from './auth/index.ts';
+export { SandboxCache, SandboxWriter } from './cluster/index.ts';

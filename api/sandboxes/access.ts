@@ -1,0 +1,69 @@
+import type { Context } from 'hono';
+import { Annotations, type Sandbox } from '../../core/index.ts';
+import type { Caller } from '../auth/index.ts';
+import { forbidden, notFound } from '../errors/index.ts';
+import type { ApiDeps } from '../deps.ts';
+
+/** The namespace a request addresses: `?namespace=`, else the deployment's default. */
+export function requestNamespace(c: Context, deps: ApiDeps): string {
+  return c.req.query('namespace') || deps.defaultNamespace;
+}
+
+export function canAccess(caller: Caller, sandbox: Sandbox): boolean {
+  return caller.isAdmin || sandbox.spec.createdBy === caller.user;
+}
+
+/**
+ * The sandbox `{id}` names, if the caller may act on it: 404 when it does not exist,
+ * 403 when it belongs to someone else. Every sandbox endpoint goes through here.
+ */
+export async function ownedSandbox(c: Context, deps: ApiDeps): Promise<Sandbox> {
+  const namespace = requestNamespace(c, deps);
+  const name = c.req.param('id') ?? '';
+  const sandbox = deps.cache.get(namespace, name) ?? (await deps.sandboxes.read(namespace, name));
+  if (!sandbox || sandbox.metadata.deletionTimestamp)
+    throw notFound(`sandbox ${name} not found in namespace ${namespace}`);
+  if (!canAccess(c.var.caller, sandbox)) throw forbidden(`sandbox ${name} belongs to another user`);
+  recordActivity(deps, sandbox);
+  return sandbox;
+}
+
+/**
+ * Marks the sandbox active for `idleTimeout`, at most once a minute so that a busy
+ * sandbox does not turn every read into a write. Best effort: a failure is only logged.
+ */
+export function recordActivity(deps: ApiDeps, sandbox: Sandbox): void {
+  const now = deps.clock();
+  const last = Date.parse(sandbox.metadata.annotations?.[Annotations.lastActivity] ?? '');
+  if (Number.isFinite(last) && now.getTime() - last < 60_000) return;
+  const { namespace = '', name = '' } = sandbox.metadata;
+  deps.sandboxes
+    .mergePatch(namespace, name, {
+      metadata: { annotations: { [Annotations.lastActivity]: now.toISOString() } },
+    })
+    .catch((err: unknown) =>
+      deps.logger.warn({ err, sandbox: `${namespace}/${name}` }, 'recording activity failed'),
+    );
+}
+
+/** What the API returns for a Sandbox: the resource without server bookkeeping. */
+export function present(sandbox: Sandbox): Sandbox {
+  const { metadata } = sandbox;
+  return {
+    apiVersion: sandbox.apiVersion,
+    kind: sandbox.kind,
+    metadata: {
+      name: metadata.name,
+      namespace: metadata.namespace,
+      uid: metadata.uid,
+      resourceVersion: metadata.resourceVersion,
+      generation: metadata.generation,
+      creationTimestamp: metadata.creationTimestamp,
+      ...(metadata.deletionTimestamp ? { deletionTimestamp: metadata.deletionTimestamp } : {}),
+      ...(metadata.labels ? { labels: metadata.labels } : {}),
+      ...(metadata.annotations ? { annotations: metadata.annotations } : {}),
+    },
+    spec: sandbox.spec,
+    status: sandbox.status ?? {},
+  };
+}

@@ -1,0 +1,2 @@
+export { sandboxRoutes, readJson } from './routes.ts';
+export { ownedSandbox, canAccess, present, requestNamespace, recordActivity } from './access.ts';

@@ -1,0 +1,77 @@
+import { Hono, type Context } from 'hono';
+import { CreateSandboxRequest, GROUP, ListQuery, VERSION, type Sandbox } from '../../core/index.ts';
+import { badRequest, validationError } from '../errors/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { canAccess, ownedSandbox, present, requestNamespace } from './access.ts';
+import { paginate } from './paginate.ts';
+
+/** Sandbox lifecycle: create, get, list, delete, stop and resume. */
+export function sandboxRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+
+  app.post('/', async (c) => {
+    const parsed = CreateSandboxRequest.safeParse(await readJson(c.req.raw));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { name, namespace: bodyNamespace, ...spec } = parsed.data;
+    const namespace = bodyNamespace ?? requestNamespace(c, deps);
+    const sandbox = await deps.sandboxes.create(namespace, {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'Sandbox',
+      metadata: { name, namespace },
+      // createdBy comes from the authenticated caller, never from the request.
+      spec: { ...spec, createdBy: c.var.caller.user },
+    });
+    return c.json(present(sandbox), 201);
+  });
+
+  app.get('/', (c) => {
+    const query = ListQuery.safeParse(c.req.query());
+    if (!query.success) throw validationError(query.error);
+    const { mode, phase, limit } = query.data;
+    const namespace = query.data.namespace ?? deps.defaultNamespace;
+    const visible = deps.cache
+      .list(namespace)
+      .filter((s) => !s.metadata.deletionTimestamp && canAccess(c.var.caller, s))
+      .filter((s) => (mode ? s.spec.mode === mode : true) && (phase ? s.status?.phase === phase : true));
+    const page = paginate(visible, limit, query.data.continue);
+    return c.json({ items: page.items.map(present), continue: page.continue });
+  });
+
+  app.get('/:id', async (c) => c.json(present(await ownedSandbox(c, deps))));
+
+  app.delete('/:id', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    await deps.sandboxes.delete(sandbox.metadata.namespace!, sandbox.metadata.name!);
+    return c.json(
+      { name: sandbox.metadata.name, namespace: sandbox.metadata.namespace, message: 'deletion started' },
+      202,
+    );
+  });
+
+  const setStopped = (stopped: boolean) => async (c: Context) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const updated: Sandbox = await deps.sandboxes.mergePatch(
+      sandbox.metadata.namespace!,
+      sandbox.metadata.name!,
+      {
+        spec: { stopped },
+      },
+    );
+    return c.json(present(updated), 202);
+  };
+  app.post('/:id/stop', setStopped(true));
+  app.post('/:id/resume', setStopped(false));
+
+  return app;
+}
+
+/** The JSON body, or a 400 that says it is not JSON (an empty body counts as `{}`). */
+export async function readJson(req: Request): Promise<unknown> {
+  const text = await req.text();
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw badRequest('request body is not valid JSON');
+  }
+}

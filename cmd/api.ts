@@ -1,0 +1,81 @@
+// `svc api`: the HTTP API. Configuration comes from flags or SVC_* environment variables,
+// named after the spec's deployment settings where it names them.
+import { serve } from '@hono/node-server';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { ApiKeyStore, OidcVerifier, SandboxCache, SandboxWriter, createApp } from '../api/index.ts';
+import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
+
+const Config = z
+  .object({
+    listen: listenAddress.default({ host: '127.0.0.1', port: 8080 }),
+    kubeconfig: z.string().optional(),
+    'service-namespace': z.string().default('svc-system'),
+    'default-namespace': z.string().default('default'),
+    'auth.oidc.issuer': z.url().optional(),
+    'auth.oidc.audience': z.string().optional(),
+    'auth.oidc.adminGroup': z.string().optional(),
+    'auth.oidc.userClaim': z.string().optional(),
+    'auth.devAuth': booleanFlag,
+    'networking.previewDomain': z.string().optional(),
+    'status-wait-seconds': z.coerce.number().positive().default(60),
+    'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  })
+  .refine((c) => !c['auth.oidc.issuer'] || c['auth.oidc.audience'], {
+    path: ['auth.oidc.audience'],
+    message: 'required when auth.oidc.issuer is set',
+  });
+type Config = z.infer<typeof Config>;
+
+export async function main(argv: string[]): Promise<number> {
+  const config = parseConfig(Config, rawConfig(argv, Object.keys(Config.shape)), 'api');
+  if (!config) return 2;
+  const server = await startApi(config);
+  process.stdout.write(`svc api listening on http://${server.address}\n`);
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await server.close();
+  return 0;
+}
+
+export async function startApi(config: Config): Promise<{ address: string; close(): Promise<void> }> {
+  const logger = pino({ level: config['log-level'], base: { component: 'api' } });
+  const kc = loadKubeConfig(config.kubeconfig);
+  const issuer = config['auth.oidc.issuer'];
+  const oidc = issuer
+    ? new OidcVerifier({
+        issuer,
+        audience: config['auth.oidc.audience']!,
+        ...(config['auth.oidc.userClaim'] ? { userClaim: config['auth.oidc.userClaim'] } : {}),
+      })
+    : undefined;
+  const keys = new ApiKeyStore({ kc, namespace: config['service-namespace'] });
+  const cache = new SandboxCache(kc, logger);
+  await cache.start();
+  const app = createApp({
+    kc,
+    cache,
+    sandboxes: new SandboxWriter(kc),
+    keys,
+    auth: { keys, oidc, adminGroup: config['auth.oidc.adminGroup'], devAuth: config['auth.devAuth'] },
+    defaultNamespace: config['default-namespace'],
+    logger,
+    clock: () => new Date(),
+    previewDomain: config['networking.previewDomain'],
+    statusWaitMs: config['status-wait-seconds'] * 1000,
+  });
+  const { host, port } = config.listen;
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
+  });
+  const address = server.address();
+  return {
+    address: typeof address === 'object' && address ? `${host}:${address.port}` : `${host}:${port}`,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await cache.stop();
+    },
+  };
+}

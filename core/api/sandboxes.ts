@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { MAX_SANDBOX_NAME } from '../crd/index.ts';
+import { SandboxSpec } from '../sandbox/index.ts';
+
+/** RFC 1123 label, also short enough for the names svc derives from a sandbox name. */
+export const SandboxName = z
+  .string()
+  .max(MAX_SANDBOX_NAME, `must be at most ${MAX_SANDBOX_NAME} characters`)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be an RFC 1123 label: lower-case letters, digits and -');
+
+export const NamespaceName = z
+  .string()
+  .max(63)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be an RFC 1123 label');
+
+/**
+ * `POST /api/v1/sandboxes`: a name, a namespace (else `?namespace=` or the default) and
+ * the Sandbox spec. `createdBy` and `cloneFromSnapshot` are the service's to set, so a
+ * body carrying them is refused rather than silently overridden.
+ */
+export const CreateSandboxRequest = SandboxSpec.omit({ createdBy: true, cloneFromSnapshot: true })
+  .extend({
+    name: SandboxName,
+    namespace: NamespaceName.optional(),
+  })
+  .strict()
+  .meta({ id: 'CreateSandboxRequest' });
+export type CreateSandboxRequest = z.infer<typeof CreateSandboxRequest>;
+
+export const CloneRequest = z
+  .object({
+    name: SandboxName.optional(),
+    snapshotClass: z.string().min(1).max(253).optional(),
+    /** Only the source's own namespace is accepted; present so a cross-namespace ask gets a clear 400. */
+    namespace: NamespaceName.optional(),
+  })
+  .strict()
+  .meta({ id: 'CloneRequest' });
+export type CloneRequest = z.infer<typeof CloneRequest>;
+
+export const CloneResponse = z
+  .object({
+    name: z.string(),
+    namespace: z.string(),
+    snapshot: z.string(),
+    clonedFrom: z.string(),
+    phase: z.literal('Pending'),
+    message: z.string(),
+  })
+  .meta({ id: 'CloneResponse' });
+export type CloneResponse = z.infer<typeof CloneResponse>;
+
+export const PortRequest = z
+  .object({
+    port: z.int().min(1).max(65535),
+    protocol: z.enum(['http']).default('http'),
+  })
+  .strict()
+  .meta({ id: 'PortRequest' });
+
+export const ListQuery = z.object({
+  namespace: NamespaceName.optional(),
+  mode: z.enum(['code', 'agent']).optional(),
+  phase: z.enum(['Pending', 'Creating', 'Running', 'Stopped', 'Error']).optional(),
+  limit: z.coerce.number().int().min(1).max(500).default(100),
+  continue: z.string().optional(),
+});
+
+export const ErrorBody = z
+  .object({ error: z.string(), message: z.string() })
+  .catchall(z.unknown())
+  .meta({ id: 'Error' });
