@@ -9,6 +9,8 @@ export interface OidcOptions {
   groupsClaim?: string;
   /** Allowed clock skew between this server and the issuer. */
   clockToleranceSec?: number;
+  /** Least time between two JWKS fetches triggered by unknown key ids (jose's default 30 s). */
+  jwksCooldownMs?: number;
 }
 
 const Discovery = z.object({ issuer: z.string(), jwks_uri: z.url() });
@@ -49,7 +51,9 @@ export class OidcVerifier {
     const res = await fetch(url, { signal: AbortSignal.timeout(10_000) });
     if (!res.ok) throw new Error(`OIDC discovery at ${url} answered ${res.status}`);
     const discovery = Discovery.parse(await res.json());
-    this.#keys = createRemoteJWKSet(new URL(discovery.jwks_uri), { cooldownDuration: 5_000 });
+    this.#keys = createRemoteJWKSet(new URL(discovery.jwks_uri), {
+      cooldownDuration: this.#opts.jwksCooldownMs ?? 30_000,
+    });
     return this.#keys;
   }
 }

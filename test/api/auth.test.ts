@@ -1,0 +1,167 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OidcIssuer, startTestApi, useNamespace, type TestApi } from '../support/index.ts';
+
+const ns = useNamespace('api-auth');
+const issuer = new OidcIssuer();
+let api: TestApi;
+
+type Who = 'anonymous' | 'wrong key' | 'garbage bearer' | 'expired token' | 'other user' | 'owner' | 'admin';
+const everyone: Who[] = [
+  'anonymous',
+  'wrong key',
+  'garbage bearer',
+  'expired token',
+  'other user',
+  'owner',
+  'admin',
+];
+
+/** Credentials per caller: the owner and admin authenticate with OIDC, the other user with a key. */
+async function credentials(who: Who): Promise<{ key?: string; token?: string }> {
+  switch (who) {
+    case 'anonymous':
+      return {};
+    case 'wrong key':
+      return { key: 'svc_not-a-real-key' };
+    case 'garbage bearer':
+      return { token: 'garbage.not.a-jwt' };
+    case 'expired token':
+      return { token: await issuer.token({ sub: 'alice' }, { expiresInSec: -600 }) };
+    case 'other user':
+      return { key: api.keys.bob };
+    case 'owner':
+      return { token: await issuer.token({ sub: 'alice' }) };
+    case 'admin':
+      return { token: await issuer.token({ sub: 'carol', groups: ['svc-admins'] }) };
+  }
+}
+
+const unauthenticated = { anonymous: 401, 'wrong key': 401, 'garbage bearer': 401, 'expired token': 401 };
+
+/** Each endpoint: how to make what it acts on, the call, and the status expected per caller. */
+const matrix: {
+  name: string;
+  method: string;
+  path: (sandbox: string) => string;
+  body?: (sandbox: string) => unknown;
+  expect: Record<Who, number>;
+}[] = [
+  {
+    name: 'list sandboxes',
+    method: 'GET',
+    path: () => '/sandboxes',
+    expect: { ...unauthenticated, 'other user': 200, owner: 200, admin: 200 },
+  },
+  {
+    name: 'create sandbox',
+    method: 'POST',
+    path: () => '/sandboxes',
+    body: (s) => ({ name: `${s}-new`, templateRef: { name: 'default' } }),
+    expect: { ...unauthenticated, 'other user': 201, owner: 201, admin: 201 },
+  },
+  {
+    name: 'get sandbox',
+    method: 'GET',
+    path: (s) => `/sandboxes/${s}`,
+    expect: { ...unauthenticated, 'other user': 403, owner: 200, admin: 200 },
+  },
+  {
+    name: 'stop sandbox',
+    method: 'POST',
+    path: (s) => `/sandboxes/${s}/stop`,
+    expect: { ...unauthenticated, 'other user': 403, owner: 202, admin: 202 },
+  },
+  {
+    name: 'resume sandbox',
+    method: 'POST',
+    path: (s) => `/sandboxes/${s}/resume`,
+    expect: { ...unauthenticated, 'other user': 403, owner: 202, admin: 202 },
+  },
+  {
+    name: 'delete sandbox',
+    method: 'DELETE',
+    path: (s) => `/sandboxes/${s}`,
+    expect: { ...unauthenticated, 'other user': 403, owner: 202, admin: 202 },
+  },
+  {
+    name: 'list API keys',
+    method: 'GET',
+    path: () => '/apikeys',
+    expect: { ...unauthenticated, 'other user': 403, owner: 403, admin: 200 },
+  },
+  {
+    name: 'create API key',
+    method: 'POST',
+    path: () => '/apikeys',
+    body: () => ({ user: 'dave' }),
+    expect: { ...unauthenticated, 'other user': 403, owner: 403, admin: 201 },
+  },
+];
+
+beforeAll(async () => {
+  await issuer.start();
+  api = await startTestApi(ns, { oidc: { issuer: issuer.url, adminGroup: 'svc-admins' }, devAuth: false });
+});
+afterAll(async () => {
+  await api.close();
+  await issuer.stop();
+});
+
+describe('authorization matrix', () => {
+  const rows = matrix.flatMap((e, row) =>
+    everyone.map((who, col) => ({ ...e, who, status: e.expect[who], sandbox: `s${row}-${col}` })),
+  );
+  it.each(rows)('$name as $who → $status', async ({ method, path, body, who, status, sandbox }) => {
+    // Each row acts on a sandbox of its own, owned by alice, so rows cannot disturb each other.
+    const owner = await credentials('owner');
+    const made = await api.call('POST', '/sandboxes', {
+      ...owner,
+      body: { name: sandbox, templateRef: { name: 'default' } },
+    });
+    expect(made.status).toBe(201);
+    const res = await api.call(method, path(sandbox), { ...(await credentials(who)), body: body?.(sandbox) });
+    expect(res.status).toBe(status);
+    if (res.status === 401) {
+      expect(await res.json()).toMatchObject({ error: 'unauthenticated' });
+      expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    }
+  });
+});
+
+describe('OIDC', () => {
+  it('takes the owner from the token subject', async () => {
+    const res = await api.call('POST', '/sandboxes', {
+      token: await issuer.token({ sub: 'erin' }),
+      body: { name: 'erin-1', templateRef: { name: 'default' } },
+    });
+    expect(res.status).toBe(201);
+    expect(((await res.json()) as { spec: { createdBy: string } }).spec.createdBy).toBe('erin');
+  });
+
+  it('refuses a token for another audience', async () => {
+    const token = await issuer.token({ sub: 'alice', aud: 'someone-else' });
+    expect((await api.call('GET', '/sandboxes', { token })).status).toBe(401);
+  });
+
+  it('follows a key rotation at the issuer', async () => {
+    const before = await issuer.token({ sub: 'alice' });
+    expect((await api.call('GET', '/sandboxes', { token: before })).status).toBe(200);
+    await issuer.rotate();
+    const after = await issuer.token({ sub: 'alice' });
+    expect((await api.call('GET', '/sandboxes', { token: after })).status).toBe(200);
+    // The old key is gone from the JWKS, so tokens it signed no longer verify.
+    expect((await api.call('GET', '/sandboxes', { token: before })).status).toBe(401);
+  });
+});
+
+describe('admin endpoints fail closed', () => {
+  it('answer 401 even to an admin key when there is neither an OIDC issuer nor devAuth', async () => {
+    const closed = await startTestApi(ns, { devAuth: false });
+    try {
+      const res = await closed.call('GET', '/apikeys', { key: closed.keys.admin });
+      expect(res.status).toBe(401);
+    } finally {
+      await closed.close();
+    }
+  });
+});
