@@ -38,11 +38,15 @@ export async function startEnvironment(opts: { withSnapshotCrds?: boolean } = {}
   const crdDirs = [join(root, 'crds')];
   if (opts.withSnapshotCrds ?? true) crdDirs.push(await snapshotCrdDir());
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-test-cp-'));
-  const cp = await startControlPlane({ assetsDir, dataDir });
+  const cp = await startControlPlane({ assetsDir, dataDir }).catch(async (err: unknown) => {
+    await rm(dataDir, { recursive: true, force: true });
+    throw err;
+  });
   try {
     await installCrds(cp.kubeConfig, await readCrds(crdDirs));
   } catch (err) {
     await cp.stop();
+    await rm(dataDir, { recursive: true, force: true });
     throw err;
   }
   return {
