@@ -3,6 +3,7 @@ import { register as defaultRegistry, type Registry } from 'prom-client';
 import { authenticate } from './auth/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorHandler, notFound } from './errors/index.ts';
+import { cloneRoutes } from './clone/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { sandboxRoutes } from './sandboxes/index.ts';
 
@@ -27,6 +28,7 @@ export function createApp(deps: ApiDeps, opts: { registry?: Registry } = {}): Ho
   const v1 = new Hono();
   v1.use(authenticate(deps.auth));
   v1.route('/sandboxes', sandboxRoutes(deps));
+  v1.route('/sandboxes', cloneRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   app.route('/api/v1', v1);
   return app;

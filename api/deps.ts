@@ -1,13 +1,16 @@
 import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ApiKeyStore, AuthOptions } from './auth/index.ts';
-import type { SandboxCache, SandboxWriter } from './cluster/index.ts';
+import type { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
+import type { Caller } from './auth/index.ts';
+import type { SandboxSpec } from '../core/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
 export interface ApiDeps {
   kc: KubeConfig;
   cache: SandboxCache;
   sandboxes: SandboxWriter;
+  snapshots: SnapshotWriter;
   keys: ApiKeyStore;
   auth: AuthOptions;
   defaultNamespace: string;
@@ -17,4 +20,8 @@ export interface ApiDeps {
   previewDomain?: string;
   /** How long an endpoint waits for the operator to publish a change in status. */
   statusWaitMs: number;
+  /** Governance at create time (creates and clones); throws a 403 `policy_violation`. */
+  governance?: {
+    checkCreate(input: { caller: Caller; namespace: string; spec: SandboxSpec }): Promise<void>;
+  };
 }

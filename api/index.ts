@@ -3,4 +3,4 @@ export { createApp } from './app.ts';
 export type { ApiDeps } from './deps.ts';
 export { ApiKeyStore, OidcVerifier } from './auth/index.ts';
 export type { AuthOptions, Caller } from './auth/index.ts';
-export { SandboxCache, SandboxWriter } from './cluster/index.ts';
+export { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';

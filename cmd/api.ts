@@ -3,7 +3,7 @@
 import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { ApiKeyStore, OidcVerifier, SandboxCache, SandboxWriter, createApp } from '../api/index.ts';
+import { ApiKeyStore, OidcVerifier, SandboxCache, SandboxWriter, SnapshotWriter, createApp } from '../api/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z
@@ -58,6 +58,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     kc,
     cache,
     sandboxes: new SandboxWriter(kc),
+    snapshots: new SnapshotWriter(kc),
     keys,
     auth: { keys, oidc, adminGroup: config['auth.oidc.adminGroup'], devAuth: config['auth.devAuth'] },
     defaultNamespace: config['default-namespace'],

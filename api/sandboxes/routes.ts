@@ -14,6 +14,11 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     if (!parsed.success) throw validationError(parsed.error);
     const { name, namespace: bodyNamespace, ...spec } = parsed.data;
     const namespace = bodyNamespace ?? requestNamespace(c, deps);
+    await deps.governance?.checkCreate({
+      caller: c.var.caller,
+      namespace,
+      spec: { ...spec, createdBy: c.var.caller.user },
+    });
     const sandbox = await deps.sandboxes.create(namespace, {
       apiVersion: `${GROUP}/${VERSION}`,
       kind: 'Sandbox',

@@ -3,3 +3,4 @@ export * from './spec.ts';
 export * from './status.ts';
 export * from './template.ts';
 export * from './resource.ts';
+export * from './names.ts';

@@ -5,6 +5,7 @@ import {
   OidcVerifier,
   SandboxCache,
   SandboxWriter,
+  SnapshotWriter,
   createApp,
   type ApiDeps,
 } from '../../api/index.ts';
@@ -41,6 +42,7 @@ export async function startTestApi(
     kc: ns.kc,
     cache,
     sandboxes: new SandboxWriter(ns.kc),
+    snapshots: new SnapshotWriter(ns.kc),
     keys,
     auth: { keys, oidc, adminGroup: opts.oidc?.adminGroup, devAuth: opts.devAuth ?? true },
     defaultNamespace: ns.name,

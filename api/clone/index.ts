@@ -1,0 +1,1 @@
+export { cloneRoutes } from './routes.ts';

@@ -1,0 +1,86 @@
+import { Hono } from 'hono';
+import {
+  Annotations,
+  CloneRequest,
+  GROUP,
+  Labels,
+  SandboxName,
+  VERSION,
+  cloneName,
+  snapshotName,
+  workspaceClaimName,
+  type CloneResponse,
+} from '../../core/index.ts';
+import { HttpError, conflict, validationError } from '../errors/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { ownedSandbox, readJson } from '../sandboxes/index.ts';
+
+/**
+ * `POST /sandboxes/{id}/clone`: snapshot the source's workspace, then create a Sandbox in
+ * the same namespace with the source's spec that hydrates from that snapshot. 202: the
+ * clone is `Pending` until the operator has hydrated its volume.
+ */
+export function cloneRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+  app.post('/:id/clone', async (c) => {
+    const source = await ownedSandbox(c, deps);
+    const parsed = CloneRequest.safeParse(await readJson(c.req.raw));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { namespace = '', name: sourceName = '' } = source.metadata;
+    if (parsed.data.namespace !== undefined && parsed.data.namespace !== namespace) {
+      throw new HttpError(
+        400,
+        'cross_namespace_clone',
+        `clones stay in the source's namespace (${namespace})`,
+      );
+    }
+    const phase = source.status?.phase;
+    if (phase !== 'Running' && phase !== 'Stopped') {
+      throw new HttpError(
+        400,
+        'source_not_ready',
+        `sandbox ${sourceName} has no workspace volume to clone yet: it has never reached Running or Stopped (phase: ${phase ?? 'none'})`,
+      );
+    }
+    const ts = Math.floor(deps.clock().getTime() / 1000);
+    const name = parsed.data.name ?? cloneName(sourceName, ts);
+    const named = SandboxName.safeParse(name);
+    if (!named.success) throw validationError(named.error, 'name');
+    if (deps.cache.get(namespace, name) ?? (await deps.sandboxes.read(namespace, name))) {
+      throw conflict(`sandbox ${name} already exists in namespace ${namespace}`);
+    }
+    await deps.governance?.checkCreate({ caller: c.var.caller, namespace, spec: source.spec });
+
+    const snapshot = snapshotName(sourceName, ts);
+    await deps.snapshots.create({
+      namespace,
+      name: snapshot,
+      claim: workspaceClaimName(sourceName),
+      snapshotClass: parsed.data.snapshotClass,
+      labels: { [Labels.sandbox]: sourceName },
+    });
+    const { createdBy: _, ...spec } = structuredClone(source.spec);
+    try {
+      await deps.sandboxes.create(namespace, {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'Sandbox',
+        metadata: { name, namespace, annotations: { [Annotations.clonedFrom]: sourceName } },
+        spec: { ...spec, stopped: false, cloneFromSnapshot: snapshot, createdBy: c.var.caller.user },
+      });
+    } catch (err) {
+      // A clone that could not be created must not leave a snapshot nobody asked to keep.
+      await deps.snapshots.delete(namespace, snapshot);
+      throw err;
+    }
+    const body: CloneResponse = {
+      name,
+      namespace,
+      snapshot,
+      clonedFrom: sourceName,
+      phase: 'Pending',
+      message: `clone accepted; poll GET /api/v1/sandboxes/${name} until status.phase is Running`,
+    };
+    return c.json(body, 202);
+  });
+  return app;
+}
