@@ -5,6 +5,8 @@ import type { ApiDeps } from './deps.ts';
 import { errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
 import { keyRoutes } from './keys/index.ts';
+import { portRoutes } from './ports/index.ts';
+import { previewRoutes } from './preview/index.ts';
 import { sandboxRoutes } from './sandboxes/index.ts';
 
 /**
@@ -29,6 +31,8 @@ export function createApp(deps: ApiDeps, opts: { registry?: Registry } = {}): Ho
   v1.use(authenticate(deps.auth));
   v1.route('/sandboxes', sandboxRoutes(deps));
   v1.route('/sandboxes', cloneRoutes(deps));
+  v1.route('/sandboxes', portRoutes(deps));
+  v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   app.route('/api/v1', v1);
   return app;

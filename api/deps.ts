@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import type { ApiKeyStore, AuthOptions } from './auth/index.ts';
 import type { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
 import type { Caller } from './auth/index.ts';
+import type { PreviewTargets } from './preview/index.ts';
 import type { SandboxSpec } from '../core/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
@@ -11,6 +12,7 @@ export interface ApiDeps {
   cache: SandboxCache;
   sandboxes: SandboxWriter;
   snapshots: SnapshotWriter;
+  previews: PreviewTargets;
   keys: ApiKeyStore;
   auth: AuthOptions;
   defaultNamespace: string;

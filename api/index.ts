@@ -4,3 +4,6 @@ export type { ApiDeps } from './deps.ts';
 export { ApiKeyStore, OidcVerifier } from './auth/index.ts';
 export type { AuthOptions, Caller } from './auth/index.ts';
 export { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
+export { PreviewTargets } from './preview/index.ts';
+export { serveApi } from './serve.ts';
+export type { ServedApi } from './serve.ts';

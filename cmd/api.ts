@@ -1,9 +1,18 @@
 // `svc api`: the HTTP API. Configuration comes from flags or SVC_* environment variables,
 // named after the spec's deployment settings where it names them.
-import { serve } from '@hono/node-server';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { ApiKeyStore, OidcVerifier, SandboxCache, SandboxWriter, SnapshotWriter, createApp } from '../api/index.ts';
+import {
+  ApiKeyStore,
+  OidcVerifier,
+  SandboxCache,
+  SandboxWriter,
+  SnapshotWriter,
+  PreviewTargets,
+  createApp,
+  serveApi,
+  type ApiDeps,
+} from '../api/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z
@@ -31,7 +40,7 @@ export async function main(argv: string[]): Promise<number> {
   const config = parseConfig(Config, rawConfig(argv, Object.keys(Config.shape)), 'api');
   if (!config) return 2;
   const server = await startApi(config);
-  process.stdout.write(`svc api listening on http://${server.address}\n`);
+  process.stdout.write(`svc api listening on ${server.address}\n`);
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
@@ -54,11 +63,12 @@ export async function startApi(config: Config): Promise<{ address: string; close
   const keys = new ApiKeyStore({ kc, namespace: config['service-namespace'] });
   const cache = new SandboxCache(kc, logger);
   await cache.start();
-  const app = createApp({
+  const deps: ApiDeps = {
     kc,
     cache,
     sandboxes: new SandboxWriter(kc),
     snapshots: new SnapshotWriter(kc),
+    previews: new PreviewTargets(kc),
     keys,
     auth: { keys, oidc, adminGroup: config['auth.oidc.adminGroup'], devAuth: config['auth.devAuth'] },
     defaultNamespace: config['default-namespace'],
@@ -66,16 +76,13 @@ export async function startApi(config: Config): Promise<{ address: string; close
     clock: () => new Date(),
     previewDomain: config['networking.previewDomain'],
     statusWaitMs: config['status-wait-seconds'] * 1000,
-  });
-  const { host, port } = config.listen;
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: host, port }, () => resolve(s));
-  });
-  const address = server.address();
+  };
+  const app = createApp(deps);
+  const served = await serveApi(app, deps, config.listen);
   return {
-    address: typeof address === 'object' && address ? `${host}:${address.port}` : `${host}:${port}`,
+    address: served.url,
     async close() {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
       await cache.stop();
     },
   };

@@ -6,3 +6,18 @@ export const cloneName = (source: string, unixSeconds: number) => `${source}-clo
 
 /** Name of the VolumeSnapshot a clone is made from: `<source>-snap-<unix-ts>`. */
 export const snapshotName = (source: string, unixSeconds: number) => `${source}-snap-${unixSeconds}`;
+
+/** The ClusterIP Service of a forwarded port: `pf-<sandbox>-<port>`. */
+export const forwardedServiceName = (sandbox: string, port: number) => `pf-${sandbox}-${port}`;
+
+/** `http://pf-<sandbox>-<port>.<namespace>.svc.cluster.local:<port>` */
+export const internalUrl = (sandbox: string, namespace: string, port: number) =>
+  `http://${forwardedServiceName(sandbox, port)}.${namespace}.svc.cluster.local:${port}`;
+
+/** Public host of a forwarded port: `sandbox-<sandbox>-<port>.<preview_domain>`. */
+export const previewHost = (sandbox: string, port: number, previewDomain: string) =>
+  `sandbox-${sandbox}-${port}.${previewDomain}`;
+
+/** `https://sandbox-<sandbox>-<port>.<preview_domain>/` */
+export const previewUrl = (sandbox: string, port: number, previewDomain: string) =>
+  `https://${previewHost(sandbox, port, previewDomain)}/`;

@@ -6,7 +6,10 @@ import {
   SandboxCache,
   SandboxWriter,
   SnapshotWriter,
+  PreviewTargets,
   createApp,
+  serveApi,
+  type ServedApi,
   type ApiDeps,
 } from '../../api/index.ts';
 import type { TestNamespace } from './kube.ts';
@@ -21,6 +24,8 @@ export interface TestApi {
     path: string,
     opts?: { key?: string; token?: string; body?: unknown; headers?: Record<string, string> },
   ): Promise<Response>;
+  /** Serves the app on 127.0.0.1 (for streaming and WebSocket tests); returns its base URL. */
+  serve(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -43,6 +48,7 @@ export async function startTestApi(
     cache,
     sandboxes: new SandboxWriter(ns.kc),
     snapshots: new SnapshotWriter(ns.kc),
+    previews: new PreviewTargets(ns.kc),
     keys,
     auth: { keys, oidc, adminGroup: opts.oidc?.adminGroup, devAuth: opts.devAuth ?? true },
     defaultNamespace: ns.name,
@@ -51,6 +57,7 @@ export async function startTestApi(
     statusWaitMs: opts.statusWaitMs ?? 30_000,
   };
   const app = createApp(deps);
+  const served: ServedApi[] = [];
   const made = {
     admin: (await keys.create({ user: 'root', admin: true })).key,
     alice: (await keys.create({ user: 'alice' })).key,
@@ -74,7 +81,13 @@ export async function startTestApi(
         : `${path}${path.includes('?') ? '&' : '?'}namespace=${ns.name}`;
       return app.request(`/api/v1${url}`, { method, headers, body });
     },
+    async serve() {
+      const s = await serveApi(app, deps, { host: '127.0.0.1', port: 0 });
+      served.push(s);
+      return s.url;
+    },
     async close() {
+      for (const s of served) await s.close();
       await cache.stop();
     },
   };

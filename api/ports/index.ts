@@ -1,0 +1,1 @@
+export { portRoutes } from './routes.ts';

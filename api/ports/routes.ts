@@ -1,0 +1,86 @@
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { PortRequest, type ForwardedPort, type PortSpec, type Sandbox } from '../../core/index.ts';
+import { HttpError, validationError } from '../errors/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { ownedSandbox, readJson } from '../sandboxes/index.ts';
+
+const PortParam = z.coerce.number().int().min(1).max(65535);
+
+/**
+ * Port forwarding: the API only edits `spec.ports`; the operator creates the Service (and
+ * Ingress) and publishes `status.forwardedPorts`, which these endpoints wait for.
+ */
+export function portRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+
+  app.post('/:id/ports', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const parsed = PortRequest.safeParse(await readJson(c.req.raw));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { port, protocol } = parsed.data;
+    const existed = (sandbox.spec.ports ?? []).some((p) => p.port === port && p.protocol === protocol);
+    await editPorts(deps, sandbox, (ports) => [...ports.filter((p) => p.port !== port), { port, protocol }]);
+    const published = await waitForStatus(deps, sandbox, (entries) =>
+      entries.find((e) => e.port === port && e.protocol === protocol),
+    );
+    return c.json(published, existed ? 200 : 201);
+  });
+
+  app.delete('/:id/ports/:port', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const port = PortParam.safeParse(c.req.param('port'));
+    if (!port.success) throw validationError(port.error, 'port');
+    await editPorts(deps, sandbox, (ports) => ports.filter((p) => p.port !== port.data));
+    await waitForStatus(deps, sandbox, (entries) =>
+      entries.some((e) => e.port === port.data) ? undefined : true,
+    );
+    return c.body(null, 204);
+  });
+
+  return app;
+}
+
+/** Rewrites `spec.ports` guarded by the resourceVersion; re-reads and retries on a conflict. */
+async function editPorts(
+  deps: ApiDeps,
+  sandbox: Sandbox,
+  edit: (ports: PortSpec[]) => PortSpec[],
+): Promise<void> {
+  const { namespace = '', name = '' } = sandbox.metadata;
+  let current: Sandbox | undefined = sandbox;
+  for (let attempt = 0; current; attempt++) {
+    const before = current.spec.ports ?? [];
+    const after = edit(before);
+    if (JSON.stringify(before) === JSON.stringify(after)) return;
+    try {
+      await deps.sandboxes.mergePatch(namespace, name, {
+        metadata: { resourceVersion: current.metadata.resourceVersion },
+        spec: { ports: after },
+      });
+      return;
+    } catch (err) {
+      if (!(err instanceof HttpError && err.status === 409) || attempt >= 4) throw err;
+      current = await deps.sandboxes.read(namespace, name);
+    }
+  }
+}
+
+async function waitForStatus<T>(
+  deps: ApiDeps,
+  sandbox: Sandbox,
+  pick: (entries: ForwardedPort[]) => T | undefined,
+): Promise<T> {
+  const { namespace = '', name = '' } = sandbox.metadata;
+  const found = (s: Sandbox | undefined) => (s ? pick(s.status?.forwardedPorts ?? []) : undefined);
+  try {
+    const current = await deps.cache.until(namespace, name, (s) => found(s) !== undefined, deps.statusWaitMs);
+    return found(current)!;
+  } catch {
+    throw new HttpError(
+      504,
+      'status_timeout',
+      `sandbox ${name}: spec.ports was updated, but the operator did not publish the change within ${deps.statusWaitMs / 1000} s; poll GET /api/v1/sandboxes/${name}`,
+    );
+  }
+}

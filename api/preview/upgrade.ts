@@ -1,0 +1,79 @@
+import type { IncomingMessage } from 'node:http';
+import { connect, type Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
+import { Hono } from 'hono';
+import { authenticate } from '../auth/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { errorHandler } from '../errors/index.ts';
+import { previewTarget } from './routes.ts';
+
+const CREDENTIALS = new Set(['authorization', 'x-api-key', 'host']);
+
+/**
+ * Passes WebSocket (and other HTTP Upgrade) requests on the preview path through to the
+ * sandbox's port, after the same authentication and checks as plain preview requests.
+ * Attach to the HTTP server's `upgrade` event.
+ */
+export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+  // The same middleware and checks as the HTTP routes, run on the upgrade's headers.
+  const check = new Hono();
+  check.onError(errorHandler(deps.logger));
+  check.use(authenticate(deps.auth));
+  check.all('/api/v1/sandboxes/:id/preview/:port/*', async (c) =>
+    c.json({ target: await previewTarget(c, deps) }),
+  );
+  check.all('/api/v1/sandboxes/:id/preview/:port', async (c) =>
+    c.json({ target: await previewTarget(c, deps) }),
+  );
+
+  return function onUpgrade(req, socket, head) {
+    const url = new URL(req.url ?? '/', 'http://api.local');
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === 'string') headers.set(name, value);
+    void Promise.resolve(check.request(url.pathname + url.search, { method: 'GET', headers }))
+      .then(async (res) => {
+        if (res.status !== 200) return refuse(socket, res);
+        const { target } = (await res.json()) as { target: string };
+        const prefix = /^\/api\/v1\/sandboxes\/[^/]+\/preview\/\d+/.exec(url.pathname)?.[0] ?? '';
+        const query = new URLSearchParams(url.search);
+        query.delete('namespace');
+        const path = (url.pathname.slice(prefix.length) || '/') + (query.size ? `?${query.toString()}` : '');
+        tunnel(new URL(target), path, req, socket, head);
+      })
+      .catch((err: unknown) => {
+        deps.logger.warn({ err }, 'preview upgrade failed');
+        socket.destroy();
+      });
+  };
+}
+
+async function refuse(socket: Duplex, res: Response): Promise<void> {
+  const body = await res.text();
+  socket.end(
+    `HTTP/1.1 ${res.status} ${res.statusText || 'Error'}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+function tunnel(target: URL, path: string, req: IncomingMessage, client: Duplex, head: Buffer): void {
+  const upstream: Socket = connect(Number(target.port || 80), target.hostname, () => {
+    const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`, `host: ${target.host}`];
+    for (let i = 0; i < req.rawHeaders.length; i += 2) {
+      const name = req.rawHeaders[i]!;
+      if (!CREDENTIALS.has(name.toLowerCase())) lines.push(`${name}: ${req.rawHeaders[i + 1]}`);
+    }
+    upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
+    if (head.length > 0) upstream.write(head);
+    upstream.pipe(client);
+    client.pipe(upstream);
+  });
+  const close = () => {
+    upstream.destroy();
+    client.destroy();
+  };
+  upstream.on('error', close);
+  client.on('error', close);
+  upstream.on('close', close);
+  client.on('close', close);
+}
