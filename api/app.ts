@@ -5,6 +5,7 @@ import type { ApiDeps } from './deps.ts';
 import { errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
 import { keyRoutes } from './keys/index.ts';
+import { openApiDocument } from './openapi/index.ts';
 import { portRoutes } from './ports/index.ts';
 import { previewRoutes } from './preview/index.ts';
 import { sandboxRoutes } from './sandboxes/index.ts';
@@ -29,6 +30,8 @@ export function createApp(deps: ApiDeps, opts: { registry?: Registry } = {}): Ho
 
   const v1 = new Hono();
   v1.use(authenticate(deps.auth));
+  const document = openApiDocument();
+  v1.get('/openapi.json', (c) => c.json(document));
   v1.route('/sandboxes', sandboxRoutes(deps));
   v1.route('/sandboxes', cloneRoutes(deps));
   v1.route('/sandboxes', portRoutes(deps));

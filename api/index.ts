@@ -7,3 +7,4 @@ export { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts'
 export { PreviewTargets } from './preview/index.ts';
 export { serveApi } from './serve.ts';
 export type { ServedApi } from './serve.ts';
+export { openApiDocument } from './openapi/index.ts';

@@ -1,9 +1,11 @@
-// `svc generate [--check]`: writes the generated files that are checked in (CRD YAML), or
-// with --check fails when the checked-in copies have drifted from the zod schemas.
+// `svc generate [--check]`: writes the generated files that are checked in (CRD YAML, the
+// API's OpenAPI document), or with --check fails when the checked-in copies have drifted
+// from the zod schemas.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { stringify } from 'yaml';
+import { openApiDocument } from '../api/index.ts';
 import { customResourceDefinitions, GROUP } from '../core/index.ts';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -16,6 +18,7 @@ export function generatedFiles(): Map<string, string> {
   for (const crd of customResourceDefinitions()) {
     files.set(`crds/${GROUP}_${crd.spec.names.plural}.yaml`, HEADER + stringify(crd, { lineWidth: 0 }));
   }
+  files.set('api/openapi.json', `${JSON.stringify(openApiDocument(), null, 2)}\n`);
   return files;
 }
 

@@ -11,13 +11,24 @@ const SAFE = Number.MAX_SAFE_INTEGER;
  */
 export function structuralSchema(schema: z.ZodType): Schema {
   const json = z.toJSONSchema(schema, { target: 'openapi-3.0', io: 'input', unrepresentable: 'throw' });
-  return clean(json);
+  // Schemas with an id (shared with the OpenAPI document) come out as references; CRD
+  // schemas cannot hold `$ref`, so they are inlined.
+  const definitions = {
+    ...(json.definitions as Record<string, Schema> | undefined),
+    ...(json.$defs as Record<string, Schema> | undefined),
+  };
+  return clean(json, definitions);
 }
 
-function clean(node: Schema): Schema {
+function clean(node: Schema, definitions: Record<string, Schema>): Schema {
+  if (typeof node.$ref === 'string') {
+    const target = definitions[node.$ref.replace(/^#\/(definitions|\$defs)\//, '')];
+    if (!target) throw new Error(`unresolvable reference ${node.$ref}`);
+    return clean(target, definitions);
+  }
   const out: Schema = {};
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$schema') continue;
+    if (key === '$schema' || key === 'definitions' || key === '$defs' || key === 'id') continue;
     if (key === 'additionalProperties' && value === false) continue;
     if ((key === 'minimum' && value === -SAFE) || (key === 'maximum' && value === SAFE)) continue;
     out[key] = value;
@@ -27,11 +38,12 @@ function clean(node: Schema): Schema {
   if (out.format === 'date-time') delete out.pattern;
   if (isSchema(out.properties)) {
     out.properties = Object.fromEntries(
-      Object.entries(out.properties).map(([name, child]) => [name, clean(child as Schema)]),
+      Object.entries(out.properties).map(([name, child]) => [name, clean(child as Schema, definitions)]),
     );
   }
-  if (isSchema(out.items)) out.items = clean(out.items);
-  if (isSchema(out.additionalProperties)) out.additionalProperties = clean(out.additionalProperties);
+  if (isSchema(out.items)) out.items = clean(out.items, definitions);
+  if (isSchema(out.additionalProperties))
+    out.additionalProperties = clean(out.additionalProperties, definitions);
   return out;
 }
 

@@ -14,12 +14,14 @@ export const Condition = z.object({
 });
 export type Condition = z.infer<typeof Condition>;
 
-export const ForwardedPort = z.object({
-  port: z.int().min(1).max(65535),
-  protocol: z.string(),
-  internalUrl: z.string(),
-  previewUrl: z.string().optional(),
-});
+export const ForwardedPort = z
+  .object({
+    port: z.int().min(1).max(65535),
+    protocol: z.string(),
+    internalUrl: z.string(),
+    previewUrl: z.string().optional(),
+  })
+  .meta({ id: 'ForwardedPort' });
 export type ForwardedPort = z.infer<typeof ForwardedPort>;
 
 export const AgentConfigureStatus = z.object({

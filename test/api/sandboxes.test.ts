@@ -154,3 +154,14 @@ describe('GET, list, stop, resume, DELETE', () => {
     expect((await api.call('GET', '/sandboxes/b-code', { key: api.keys.bob })).status).toBe(404);
   });
 });
+
+describe('GET /api/v1/openapi.json', () => {
+  it('serves the checked-in document to an authenticated caller', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const checkedIn = JSON.parse(await readFile(new URL('../../api/openapi.json', import.meta.url), 'utf8')) as unknown;
+    expect((await api.call('GET', '/openapi.json')).status).toBe(401);
+    const res = await api.call('GET', '/openapi.json', { key: api.keys.bob });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual(checkedIn);
+  });
+});

@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import {
+  CloneRequest,
+  CloneResponse,
+  CreateSandboxRequest,
+  ErrorBody,
+  ForwardedPort,
+  PortRequest,
+  SandboxSpec,
+  SandboxStatus,
+} from '../../core/index.ts';
+
+interface Operation {
+  method: 'get' | 'post' | 'put' | 'delete';
+  path: string;
+  summary: string;
+  request?: z.ZodType;
+  /** Status → schema (undefined: no body). */
+  responses: Record<number, z.ZodType | undefined>;
+  query?: string[];
+}
+
+const Sandbox = z
+  .object({
+    apiVersion: z.literal('svc.io/v1alpha1'),
+    kind: z.literal('Sandbox'),
+    metadata: z.object({ name: z.string(), namespace: z.string() }).catchall(z.unknown()),
+    spec: SandboxSpec,
+    status: SandboxStatus,
+  })
+  .meta({ id: 'Sandbox' });
+const SandboxList = z
+  .object({ items: z.array(Sandbox), continue: z.string().optional() })
+  .meta({ id: 'SandboxList' });
+const Accepted = z
+  .object({ name: z.string(), namespace: z.string(), message: z.string() })
+  .meta({ id: 'Accepted' });
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+/** Every operation of the API, with the zod schemas that validate it. */
+export const operations: Operation[] = [
+  {
+    method: 'post',
+    path: '/sandboxes',
+    summary: 'Create a sandbox',
+    request: CreateSandboxRequest,
+    responses: { 201: Sandbox, ...errors, 409: ErrorBody },
+  },
+  {
+    method: 'get',
+    path: '/sandboxes',
+    summary: 'List sandboxes (non-admins see their own)',
+    query: ['namespace', 'mode', 'phase', 'limit', 'continue'],
+    responses: { 200: SandboxList, 400: ErrorBody, 401: ErrorBody },
+  },
+  {
+    method: 'get',
+    path: '/sandboxes/{id}',
+    summary: 'Get a sandbox',
+    responses: { 200: Sandbox, ...errors },
+  },
+  {
+    method: 'delete',
+    path: '/sandboxes/{id}',
+    summary: 'Delete a sandbox',
+    responses: { 202: Accepted, ...errors },
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/stop',
+    summary: 'Stop a sandbox (keeps its workspace)',
+    responses: { 202: Sandbox, ...errors },
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/resume',
+    summary: 'Resume a stopped sandbox',
+    responses: { 202: Sandbox, ...errors },
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/clone',
+    summary: 'Clone a sandbox from a VolumeSnapshot of its workspace',
+    request: CloneRequest,
+    responses: { 202: CloneResponse, ...errors, 409: ErrorBody, 500: ErrorBody },
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/ports',
+    summary: 'Forward a container port',
+    request: PortRequest,
+    responses: { 200: ForwardedPort, 201: ForwardedPort, ...errors, 504: ErrorBody },
+  },
+  {
+    method: 'delete',
+    path: '/sandboxes/{id}/ports/{port}',
+    summary: 'Stop forwarding a port (idempotent)',
+    responses: { 204: undefined, ...errors, 504: ErrorBody },
+  },
+  {
+    method: 'get',
+    path: '/sandboxes/{id}/preview/{port}/{path}',
+    summary: 'Reverse-proxy to a forwarded port (any method; WebSocket upgrades pass through)',
+    responses: { 200: undefined, ...errors, 409: ErrorBody, 502: ErrorBody },
+  },
+];
+
+/** The OpenAPI 3.1 document served at `/api/v1/openapi.json` and checked in as `api/openapi.json`. */
+export function openApiDocument(): Record<string, unknown> {
+  // Every schema with a `meta({ id })` becomes a component; references between them use
+  // component paths, so the document resolves as one.
+  const uri = (id: string) => `#/components/schemas/${id}`;
+  const all = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    uri,
+  });
+  const components = Object.fromEntries(Object.entries(all.schemas).map(([id, json]) => [id, strip(json)]));
+  const ref = (s: z.ZodType): unknown => {
+    const id = (s.meta() as { id?: string } | undefined)?.id;
+    if (!id) throw new Error('every request and response schema needs meta({ id })');
+    return { $ref: uri(id) };
+  };
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const op of operations) {
+    const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
+      name: m[1],
+      in: 'path',
+      required: true,
+      schema: { type: 'string' },
+    }));
+    const query = (op.query ?? []).map((name) => ({
+      name,
+      in: 'query',
+      required: false,
+      schema: { type: 'string' },
+    }));
+    (paths[op.path] ??= {})[op.method] = {
+      summary: op.summary,
+      parameters: [
+        ...params,
+        ...query,
+        { name: 'namespace', in: 'query', required: false, schema: { type: 'string' } },
+      ].filter((p, i, all) => all.findIndex((q) => q.name === p.name) === i),
+      ...(op.request
+        ? { requestBody: { required: false, content: { 'application/json': { schema: ref(op.request) } } } }
+        : {}),
+      responses: Object.fromEntries(
+        Object.entries(op.responses).map(([status, body]) => [
+          status,
+          body
+            ? { description: status, content: { 'application/json': { schema: ref(body) } } }
+            : { description: status },
+        ]),
+      ),
+    };
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'svc', version: 'v1', description: 'Kubernetes-native sandbox orchestration API' },
+    servers: [{ url: '/api/v1' }],
+    security: [{ apiKey: [] }, { bearer: [] }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: {
+        apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
+      },
+    },
+  };
+}
+
+function strip(json: Record<string, unknown>): Record<string, unknown> {
+  const { $schema: _, id: __, ...rest } = json;
+  return rest;
+}

@@ -1,0 +1,1 @@
+export { openApiDocument, operations } from './document.ts';
