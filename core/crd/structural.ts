@@ -15,7 +15,7 @@ export function structuralSchema(schema: z.ZodType): Schema {
   // schemas cannot hold `$ref`, so they are inlined.
   const definitions = {
     ...(json.definitions as Record<string, Schema> | undefined),
-    ...(json.$defs as Record<string, Schema> | undefined),
+    ...json.$defs,
   };
   return clean(json, definitions);
 }
