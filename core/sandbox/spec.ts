@@ -65,7 +65,7 @@ export const SandboxResources = ComputeResources.extend({
 
 const immutable = (field: string) => ({
   rule: `!has(oldSelf.${field}) || (has(self.${field}) && self.${field} == oldSelf.${field})`,
-  message: `${field} is immutable`,
+  message: `immutable_field: ${field} is immutable`,
   fieldPath: `.${field}`,
   reason: 'FieldValueForbidden',
 });

@@ -1,0 +1,63 @@
+import { PATHS } from './server.ts';
+
+export interface WebhookConfigurationOptions {
+  /** `Fail` blocks Sandbox writes while the webhook is down; `Ignore` lets them through. */
+  failurePolicy: 'Fail' | 'Ignore';
+  caBundle: string;
+  /** In a cluster: the webhook Service. In dev and tests: a URL on 127.0.0.1. */
+  target: { service: { namespace: string; name: string; port: number } } | { url: string };
+  name?: string;
+  /** Limits the webhook to matching namespaces (tests use it to stay in their own). */
+  namespaceSelector?: { matchLabels: Record<string, string> };
+}
+
+/**
+ * The Mutating and Validating WebhookConfigurations for Sandboxes, in client-node's model
+ * form. One source for the Helm chart, kustomize and the test harness.
+ */
+export function webhookConfigurations(o: WebhookConfigurationOptions) {
+  const name = o.name ?? 'svc-sandbox';
+  const clientConfig = (path: string) => ({
+    caBundle: Buffer.from(o.caBundle).toString('base64'),
+    ...('url' in o.target ? { url: `${o.target.url}${path}` } : { service: { ...o.target.service, path } }),
+  });
+  const common = {
+    rules: [
+      {
+        apiGroups: ['svc.io'],
+        apiVersions: ['v1alpha1'],
+        resources: ['sandboxes'],
+        operations: ['CREATE', 'UPDATE'],
+        scope: 'Namespaced',
+      },
+    ],
+    failurePolicy: o.failurePolicy,
+    sideEffects: 'None',
+    admissionReviewVersions: ['v1'],
+    timeoutSeconds: 10,
+    ...(o.namespaceSelector ? { namespaceSelector: o.namespaceSelector } : {}),
+  };
+  return {
+    mutating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'MutatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        {
+          name: 'mutate.sandboxes.svc.io',
+          clientConfig: clientConfig(PATHS.mutate),
+          ...common,
+          reinvocationPolicy: 'Never',
+        },
+      ],
+    },
+    validating: {
+      apiVersion: 'admissionregistration.k8s.io/v1',
+      kind: 'ValidatingWebhookConfiguration',
+      metadata: { name },
+      webhooks: [
+        { name: 'validate.sandboxes.svc.io', clientConfig: clientConfig(PATHS.validate), ...common },
+      ],
+    },
+  };
+}

@@ -1,0 +1,8 @@
+// The one door of the admission webhook.
+export { startWebhook, PATHS } from './server.ts';
+export type { WebhookOptions } from './server.ts';
+export { webhookConfigurations } from './configurations.ts';
+export type { WebhookConfigurationOptions } from './configurations.ts';
+export { checkImmutable, IMMUTABLE_FIELDS } from './immutable.ts';
+export { setCreatedBy } from './created-by.ts';
+export type { AdmissionRequest, Verdict } from './review.ts';

@@ -1,0 +1,91 @@
+import { createServer, type Server } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import { setCreatedBy } from './created-by.ts';
+import { checkImmutable } from './immutable.ts';
+import { AdmissionReview, respond, type AdmissionRequest, type Verdict } from './review.ts';
+
+export interface WebhookOptions {
+  tls: { cert: string; key: string };
+  listen: { host: string; port: number };
+  logger: Logger;
+  /** `system:serviceaccount:<ns>:<name>` of the API, trusted to set createdBy itself. */
+  apiServiceAccount?: string;
+  /** Governance on create: a denial verdict, or allowed. Plugged in by `cmd/webhook.ts`. */
+  admitCreate?: (request: AdmissionRequest) => Promise<Verdict>;
+}
+
+export const PATHS = { mutate: '/mutate-sandbox', validate: '/validate-sandbox' } as const;
+
+/** The admission webhook: a Defaulter (createdBy) and a Validator (governance, immutability). */
+export async function startWebhook(opts: WebhookOptions): Promise<{ port: number; close(): Promise<void> }> {
+  const handlers: Record<string, (r: AdmissionRequest) => Promise<Verdict>> = {
+    [PATHS.mutate]: (r) => Promise.resolve(setCreatedBy(r, opts)),
+    [PATHS.validate]: async (r) => {
+      if (r.operation === 'UPDATE') {
+        return checkImmutable(
+          r.oldObject?.spec as Record<string, unknown>,
+          r.object?.spec as Record<string, unknown>,
+        );
+      }
+      if (r.operation === 'CREATE' && opts.admitCreate) return opts.admitCreate(r);
+      return { allowed: true };
+    },
+  };
+  const server: Server = createServer({ cert: opts.tls.cert, key: opts.tls.key }, (req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const handler = handlers[(req.url ?? '').split('?')[0]!];
+      const parsed = AdmissionReview.safeParse(safeJson(Buffer.concat(chunks).toString()));
+      if (!handler || req.method !== 'POST' || !parsed.success) {
+        res.writeHead(handler ? 400 : 404, { 'content-type': 'application/json' });
+        res.end(JSON.stringify({ error: handler ? 'not an AdmissionReview' : 'not found' }));
+        return;
+      }
+      const request = parsed.data.request;
+      handler(request)
+        .catch((err: unknown): Verdict => {
+          opts.logger.error({ err, uid: request.uid }, 'admission check failed');
+          return {
+            allowed: false,
+            reason: 'internal',
+            message: 'admission check failed; see the webhook log',
+          };
+        })
+        .then((verdict) => {
+          opts.logger.info(
+            {
+              uid: request.uid,
+              path: req.url,
+              operation: request.operation,
+              user: request.userInfo.username,
+              allowed: verdict.allowed,
+              reason: verdict.reason,
+            },
+            'admission',
+          );
+          res.writeHead(200, { 'content-type': 'application/json' });
+          res.end(JSON.stringify(respond(request.uid, verdict)));
+        })
+        .catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(opts.listen.port, opts.listen.host, resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
+  };
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
