@@ -5,6 +5,7 @@
 const commands: Record<string, () => Promise<{ main: (argv: string[]) => Promise<number> }>> = {
   generate: () => import('./generate.ts'),
   api: () => import('./api.ts'),
+  webhook: () => import('./webhook.ts'),
 };
 
 async function run(argv: string[]): Promise<number> {
@@ -15,7 +16,17 @@ async function run(argv: string[]): Promise<number> {
     return 2;
   }
   const command = await load();
-  return command.main(rest);
+  try {
+    return await command.main(rest);
+  } catch (err) {
+    // A mistyped flag is the caller's mistake: say so in one line, not with a stack.
+    const code = (err as { code?: unknown }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`svc ${name}: ${(err as Error).message}\n`);
+      return 2;
+    }
+    throw err;
+  }
 }
 
 process.exitCode = await run(process.argv.slice(2));

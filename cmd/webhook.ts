@@ -1,0 +1,37 @@
+// `svc webhook`: the admission webhook over TLS. The certificate comes from cert-manager
+// in a cluster and from the harness's CA in dev and tests.
+import { readFile } from 'node:fs/promises';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { startWebhook } from '../webhook/index.ts';
+import { listenAddress, parseConfig, rawConfig } from './config.ts';
+
+const Config = z.object({
+  listen: listenAddress.default({ host: '0.0.0.0', port: 9443 }),
+  'tls-cert-file': z.string().default('/etc/svc/webhook-tls/tls.crt'),
+  'tls-key-file': z.string().default('/etc/svc/webhook-tls/tls.key'),
+  'api-service-account': z.string().default('system:serviceaccount:svc-system:svc-api'),
+  'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+});
+
+export async function main(argv: string[]): Promise<number> {
+  const config = parseConfig(Config, rawConfig(argv, Object.keys(Config.shape)), 'webhook');
+  if (!config) return 2;
+  const logger = pino({ level: config['log-level'], base: { component: 'webhook' } });
+  const webhook = await startWebhook({
+    tls: {
+      cert: await readFile(config['tls-cert-file'], 'utf8'),
+      key: await readFile(config['tls-key-file'], 'utf8'),
+    },
+    listen: config.listen,
+    logger,
+    apiServiceAccount: config['api-service-account'],
+  });
+  logger.info({ port: webhook.port }, 'svc webhook listening');
+  await new Promise<void>((resolve) => {
+    process.once('SIGTERM', resolve);
+    process.once('SIGINT', resolve);
+  });
+  await webhook.close();
+  return 0;
+}
