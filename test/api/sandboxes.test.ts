@@ -158,7 +158,9 @@ describe('GET, list, stop, resume, DELETE', () => {
 describe('GET /api/v1/openapi.json', () => {
   it('serves the checked-in document to an authenticated caller', async () => {
     const { readFile } = await import('node:fs/promises');
-    const checkedIn = JSON.parse(await readFile(new URL('../../api/openapi.json', import.meta.url), 'utf8')) as unknown;
+    const checkedIn = JSON.parse(
+      await readFile(new URL('../../api/openapi.json', import.meta.url), 'utf8'),
+    ) as unknown;
     expect((await api.call('GET', '/openapi.json')).status).toBe(401);
     const res = await api.call('GET', '/openapi.json', { key: api.keys.bob });
     expect(res.status).toBe(200);

@@ -42,7 +42,9 @@ export async function startTestApi(
   const keys = new ApiKeyStore({ kc: ns.kc, namespace: ns.name, cacheMs: 0 });
   const cache = new SandboxCache(ns.kc, logger);
   await cache.start();
-  const oidc = opts.oidc ? new OidcVerifier({ issuer: opts.oidc.issuer, audience: 'svc', jwksCooldownMs: 0 }) : undefined;
+  const oidc = opts.oidc
+    ? new OidcVerifier({ issuer: opts.oidc.issuer, audience: 'svc', jwksCooldownMs: 0 })
+    : undefined;
   const deps: ApiDeps = {
     kc: ns.kc,
     cache,
