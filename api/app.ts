@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { register as defaultRegistry, type Registry } from 'prom-client';
+import { auditRoutes } from './audit/index.ts';
 import { authenticate } from './auth/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorHandler, notFound } from './errors/index.ts';
@@ -37,6 +38,7 @@ export function createApp(deps: ApiDeps, opts: { registry?: Registry } = {}): Ho
   v1.route('/sandboxes', portRoutes(deps));
   v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
+  v1.route('/audit', auditRoutes(deps));
   app.route('/api/v1', v1);
   return app;
 }

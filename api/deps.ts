@@ -4,6 +4,7 @@ import type { ApiKeyStore, AuthOptions } from './auth/index.ts';
 import type { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
 import type { Caller } from './auth/index.ts';
 import type { PreviewTargets } from './preview/index.ts';
+import type { AuditRecorder } from './audit/index.ts';
 import type { SandboxSpec } from '../core/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
@@ -13,6 +14,7 @@ export interface ApiDeps {
   sandboxes: SandboxWriter;
   snapshots: SnapshotWriter;
   previews: PreviewTargets;
+  audit: AuditRecorder;
   keys: ApiKeyStore;
   auth: AuthOptions;
   defaultNamespace: string;

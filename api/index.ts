@@ -8,3 +8,5 @@ export { PreviewTargets } from './preview/index.ts';
 export { serveApi } from './serve.ts';
 export type { ServedApi } from './serve.ts';
 export { openApiDocument } from './openapi/index.ts';
+export { AuditRecorder } from './audit/index.ts';
+export type { AuditRecord } from './audit/index.ts';

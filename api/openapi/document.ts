@@ -36,6 +36,24 @@ const Accepted = z
   .object({ name: z.string(), namespace: z.string(), message: z.string() })
   .meta({ id: 'Accepted' });
 
+const AuditRecord = z
+  .object({
+    id: z.string(),
+    time: z.string(),
+    reason: z.string(),
+    type: z.string(),
+    sandbox: z.string(),
+    namespace: z.string(),
+    actor: z.string().nullable(),
+    message: z.string(),
+    count: z.int(),
+    involvedObject: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'AuditRecord' });
+const AuditList = z
+  .object({ items: z.array(AuditRecord), continue: z.string().optional() })
+  .meta({ id: 'AuditList' });
+
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** Every operation of the API, with the zod schemas that validate it. */
@@ -103,6 +121,13 @@ export const operations: Operation[] = [
     path: '/sandboxes/{id}/preview/{port}/{path}',
     summary: 'Reverse-proxy to a forwarded port (any method; WebSocket upgrades pass through)',
     responses: { 200: undefined, ...errors, 409: ErrorBody, 502: ErrorBody },
+  },
+  {
+    method: 'get',
+    path: '/audit/events',
+    summary: 'Audit records (Sandbox Events), newest first; non-admins see their own sandboxes only',
+    query: ['namespace', 'sandbox', 'reason', 'since', 'limit', 'continue'],
+    responses: { 200: AuditList, 400: ErrorBody, 401: ErrorBody },
   },
 ];
 

@@ -1,0 +1,95 @@
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { Sandbox } from '../../core/index.ts';
+
+/** Annotations on every Event svc writes, so the audit view keeps working after a sandbox is gone. */
+export const AuditAnnotations = { actor: 'svc.io/actor', owner: 'svc.io/owner' } as const;
+
+export interface AuditEntry {
+  sandbox: Sandbox;
+  /** CamelCase Event reason: `AgentConfigured`, `ConfigureDenied`, `AgentInvokeCompleted`… */
+  reason: string;
+  type: 'Normal' | 'Warning';
+  /** Human text. Never argv, stdin or secret values. */
+  message: string;
+  actor: string;
+}
+
+/**
+ * Writes each audit entry twice: as a Kubernetes Event on the Sandbox (what `kubectl
+ * describe` and the audit endpoint show) and as one JSON log line, because cluster Events
+ * expire and log stores keep them.
+ */
+export class AuditRecorder {
+  readonly #core: CoreV1Api;
+  readonly #logger: Logger;
+  readonly #component: string;
+
+  constructor(kc: KubeConfig, logger: Logger, component = 'svc-api') {
+    this.#core = kc.makeApiClient(CoreV1Api);
+    this.#logger = logger;
+    this.#component = component;
+  }
+
+  async record(entry: AuditEntry): Promise<void> {
+    const { name = '', namespace = '', uid } = entry.sandbox.metadata;
+    const now = new Date();
+    this.#logger.info(
+      {
+        audit: true,
+        reason: entry.reason,
+        type: entry.type,
+        sandbox: name,
+        namespace,
+        actor: entry.actor,
+        message: entry.message,
+      },
+      'audit',
+    );
+    try {
+      await withRetry(() =>
+        this.#core.createNamespacedEvent({
+          namespace,
+          body: {
+            metadata: {
+              generateName: `${name}.`,
+              namespace,
+              annotations: {
+                [AuditAnnotations.actor]: entry.actor,
+                [AuditAnnotations.owner]: entry.sandbox.spec.createdBy ?? '',
+              },
+            },
+            involvedObject: { apiVersion: 'svc.io/v1alpha1', kind: 'Sandbox', name, namespace, uid },
+            reason: entry.reason,
+            message: entry.message,
+            type: entry.type,
+            source: { component: this.#component },
+            reportingComponent: this.#component,
+            reportingInstance: this.#component,
+            firstTimestamp: now,
+            lastTimestamp: now,
+            count: 1,
+          },
+        }),
+      );
+    } catch (err) {
+      // The log line above is already written; a lost Event must not fail the user's call.
+      this.#logger.warn(
+        { err, sandbox: `${namespace}/${name}`, reason: entry.reason },
+        'writing the audit Event failed',
+      );
+    }
+  }
+}
+
+/** Retries what the apiserver asks to be retried (429), a few times, then gives up. */
+async function withRetry<T>(call: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await call();
+    } catch (err) {
+      if ((err as { code?: number }).code !== 429 || attempt >= 5) throw err;
+      await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+    }
+  }
+}

@@ -1,0 +1,102 @@
+import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
+import { Hono } from 'hono';
+import { z } from 'zod';
+import { validationError } from '../errors/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { AuditAnnotations } from './recorder.ts';
+
+const Query = z.object({
+  namespace: z.string().optional(),
+  sandbox: z.string().optional(),
+  reason: z.string().optional(),
+  since: z.iso.datetime({ offset: true }).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+  continue: z.string().optional(),
+});
+
+export interface AuditRecord {
+  /** The Event's name. */
+  id: string;
+  time: string;
+  reason: string;
+  type: string;
+  sandbox: string;
+  namespace: string;
+  actor: string | null;
+  message: string;
+  count: number;
+  involvedObject: { apiVersion?: string; kind?: string; name?: string; namespace?: string; uid?: string };
+}
+
+/**
+ * `GET /api/v1/audit/events`: the Events of Sandboxes, newest first. Admins see all of a
+ * namespace; others only those of their own sandboxes (by the owner recorded on the Event,
+ * else by the sandbox's current owner).
+ */
+export function auditRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+  const core = deps.kc.makeApiClient(CoreV1Api);
+  app.get('/events', async (c) => {
+    const query = Query.safeParse(c.req.query());
+    if (!query.success) throw validationError(query.error);
+    const q = query.data;
+    const namespace = q.namespace ?? deps.defaultNamespace;
+    const selectors = ['involvedObject.kind=Sandbox'];
+    if (q.sandbox) selectors.push(`involvedObject.name=${q.sandbox}`);
+    if (q.reason) selectors.push(`reason=${q.reason}`);
+    const list = await core.listNamespacedEvent({ namespace, fieldSelector: selectors.join(',') });
+    const caller = c.var.caller;
+    const since = q.since ? Date.parse(q.since) : 0;
+    const records = list.items
+      .filter((e) => caller.isAdmin || ownerOf(e, deps) === caller.user)
+      // Event times have second resolution; within a second, the resourceVersion (which
+      // etcd hands out in increasing order) says which was written last.
+      .sort(
+        (a, b) =>
+          time(b) - time(a) || Number(b.metadata.resourceVersion) - Number(a.metadata.resourceVersion),
+      )
+      .map(toRecord)
+      .filter((r) => Date.parse(r.time) >= since);
+    const offset = q.continue ? Number(Buffer.from(q.continue, 'base64url').toString()) || 0 : 0;
+    const items = records.slice(offset, offset + q.limit);
+    const next =
+      offset + q.limit < records.length
+        ? Buffer.from(String(offset + q.limit)).toString('base64url')
+        : undefined;
+    return c.json({ items, ...(next ? { continue: next } : {}) });
+  });
+  return app;
+}
+
+function ownerOf(event: CoreV1Event, deps: ApiDeps): string | undefined {
+  const recorded = event.metadata.annotations?.[AuditAnnotations.owner];
+  if (recorded) return recorded;
+  const { namespace = '', name = '' } = event.involvedObject;
+  return deps.cache.get(namespace, name)?.spec.createdBy;
+}
+
+function time(e: CoreV1Event): number {
+  const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp;
+  return t ? new Date(t).getTime() : 0;
+}
+
+function toRecord(e: CoreV1Event): AuditRecord {
+  return {
+    id: e.metadata.name ?? '',
+    time: new Date(time(e)).toISOString(),
+    reason: e.reason ?? '',
+    type: e.type ?? 'Normal',
+    sandbox: e.involvedObject.name ?? '',
+    namespace: e.involvedObject.namespace ?? e.metadata.namespace ?? '',
+    actor: e.metadata.annotations?.[AuditAnnotations.actor] ?? null,
+    message: e.message ?? '',
+    count: e.count ?? 1,
+    involvedObject: {
+      apiVersion: e.involvedObject.apiVersion,
+      kind: e.involvedObject.kind,
+      name: e.involvedObject.name,
+      namespace: e.involvedObject.namespace,
+      uid: e.involvedObject.uid ?? e.metadata.uid,
+    },
+  };
+}
