@@ -1,5 +1,4 @@
 import { Hono } from 'hono';
-import { register as defaultRegistry, type Registry } from 'prom-client';
 import { auditRoutes } from './audit/index.ts';
 import { authenticate } from './auth/index.ts';
 import type { ApiDeps } from './deps.ts';
@@ -15,8 +14,8 @@ import { sandboxRoutes } from './sandboxes/index.ts';
  * The HTTP API: health and metrics outside `/api/v1`; everything inside it authenticated
  * by one middleware. Drive it in-process with `app.request()` or serve `app.fetch`.
  */
-export function createApp(deps: ApiDeps, opts: { registry?: Registry } = {}): Hono {
-  const registry = opts.registry ?? defaultRegistry;
+export function createApp(deps: ApiDeps): Hono {
+  const { registry } = deps.metrics;
   const app = new Hono();
   app.onError(errorHandler(deps.logger));
   app.notFound(() => {

@@ -5,6 +5,7 @@ import type { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/inde
 import type { Caller } from './auth/index.ts';
 import type { PreviewTargets } from './preview/index.ts';
 import type { AuditRecorder } from './audit/index.ts';
+import type { ApiMetrics } from './metrics/index.ts';
 import type { SandboxSpec } from '../core/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
@@ -15,6 +16,7 @@ export interface ApiDeps {
   snapshots: SnapshotWriter;
   previews: PreviewTargets;
   audit: AuditRecorder;
+  metrics: ApiMetrics;
   keys: ApiKeyStore;
   auth: AuthOptions;
   defaultNamespace: string;

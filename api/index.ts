@@ -10,3 +10,4 @@ export type { ServedApi } from './serve.ts';
 export { openApiDocument } from './openapi/index.ts';
 export { AuditRecorder } from './audit/index.ts';
 export type { AuditRecord } from './audit/index.ts';
+export { ApiMetrics } from './metrics/index.ts';

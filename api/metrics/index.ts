@@ -1,0 +1,2 @@
+export { ApiMetrics } from './metrics.ts';
+export type { Outcome } from './metrics.ts';
