@@ -55,3 +55,8 @@ test: deps kube typecheck lint format-check check-generated test-unit test-integ
 dev:
 	@echo "make dev arrives with devnode (issue 4); until then there is nothing to run." >&2
 	@exit 1
+
+# Benchmarks print figures; they are not tests (see bench/README.md).
+bench-api: deps kube
+	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
+	$(NODE) bench/api.ts

@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ApiextensionsV1Api,
+  CustomObjectsApi,
   KubernetesObjectApi,
   loadAllYaml,
   PatchStrategy,
@@ -44,6 +45,22 @@ export async function installCrds(kc: KubeConfig, crds: V1CustomResourceDefiniti
         );
       },
       { timeoutMs: 30_000, describe: () => `CRD ${name} not Established` },
+    );
+    // Established comes a moment before the resource's storage is ready to serve (the
+    // apiserver answers 429 "storage is (re)initializing" until then).
+    const version = crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]!.name;
+    const custom = kc.makeApiClient(CustomObjectsApi);
+    await waitFor(
+      async () => {
+        await custom.listClusterCustomObject({
+          group: crd.spec.group,
+          version,
+          plural: crd.spec.names.plural,
+          limit: 1,
+        });
+        return true;
+      },
+      { timeoutMs: 30_000, describe: () => `CRD ${name} does not serve lists` },
     );
   }
 }

@@ -1,0 +1,79 @@
+// make bench-api: load on GET /api/v1/sandboxes/{id} (auth + owner check + informer cache)
+// against GET /healthz on the same server as the baseline, both measured in this run.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { join } from 'node:path';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { ApiKeyStore } from '../api/index.ts';
+import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
+import { wrk } from './wrk.ts';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 20);
+const root = join(import.meta.dirname, '..');
+const env = await startEnvironment({ withSnapshotCrds: false });
+try {
+  const namespace = 'bench';
+  await env.kubeConfig.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: namespace } } });
+  const { key } = await new ApiKeyStore({ kc: env.kubeConfig, namespace }).create({ user: 'bench' });
+  const port = await freePort();
+  const api = spawn(
+    process.execPath,
+    [
+      join(root, 'cmd/svc.ts'),
+      'api',
+      '--kubeconfig',
+      env.kubeconfigPath,
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--service-namespace',
+      namespace,
+      '--default-namespace',
+      namespace,
+      '--auth.devAuth',
+      'true',
+      '--log-level',
+      'warn',
+    ],
+    { stdio: ['ignore', 'inherit', 'inherit'] },
+  );
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, {
+      timeoutMs: 30_000,
+      describe: () => 'svc api did not start',
+    });
+    const made = await fetch(`${base}/api/v1/sandboxes`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'bench', templateRef: { name: 'default' } }),
+    });
+    if (made.status !== 201) throw new Error(`create answered ${made.status}: ${await made.text()}`);
+    const target = `${base}/api/v1/sandboxes/bench`;
+    const headers = { 'x-api-key': key };
+    await wrk(target, { seconds: 2, connections: 16, headers }); // warm-up: JIT, caches
+    const baseline = await wrk(`${base}/healthz`, { seconds, connections: 16 });
+    const get = await wrk(target, { seconds, connections: 16, headers });
+    console.log(
+      `GET /healthz            ${baseline.rps.toFixed(0)} req/s  p50 ${baseline.p50_ms} ms  p99 ${baseline.p99_ms} ms`,
+    );
+    console.log(
+      `GET /sandboxes/{id}     ${get.rps.toFixed(0)} req/s  p50 ${get.p50_ms} ms  p99 ${get.p99_ms} ms  errors ${get.errors}`,
+    );
+    console.log(`ratio to baseline       ${(get.rps / baseline.rps).toFixed(2)}`);
+    console.log(
+      JSON.stringify({
+        bench: 'api',
+        rps: Math.round(get.rps),
+        p99_ms: get.p99_ms,
+        p50_ms: get.p50_ms,
+        baseline_rps: Math.round(baseline.rps),
+        errors: get.errors,
+      }),
+    );
+  } finally {
+    api.kill('SIGTERM');
+    await once(api, 'exit');
+  }
+} finally {
+  await env.dispose();
+}
