@@ -2,3 +2,4 @@
 export * from './sandbox/index.ts';
 export * from './crd/index.ts';
 export * from './api/index.ts';
+export * from './governance/index.ts';

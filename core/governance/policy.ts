@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { isDuration } from './duration.ts';
+import { isQuantity } from './quantity.ts';
+
+const count = z.int().min(0);
+const quantity = z
+  .union([z.int(), z.string()])
+  .refine(isQuantity, 'must be a Kubernetes quantity such as 500m or 2Gi');
+const duration = z.string().refine(isDuration, 'must be a duration such as 90s or 1h30m (0 = infinite)');
+const prefixes = z.array(z.string().min(1)).max(256);
+
+/**
+ * A governance policy: the cluster default or a namespace override. Every field is
+ * optional; an unset field changes nothing. Unknown fields are refused, so a typo is a 400,
+ * not a limit silently ignored.
+ */
+export const Policy = z
+  .strictObject({
+    maxSandboxesPerUser: count.optional(),
+    maxSandboxesTotal: count.optional(),
+    maxCpu: quantity.optional(),
+    maxMemory: quantity.optional(),
+    maxStorage: quantity.optional(),
+    maxTimeout: duration.optional(),
+    maxIdleTimeout: duration.optional(),
+    allowedTemplates: z.array(z.string().min(1)).max(256).optional(),
+    approvedRegistries: prefixes.optional(),
+    maxAgentSandboxes: count.optional(),
+    allowedAgentImages: prefixes.optional(),
+    maxConcurrentInvokesPerSandbox: z.int().min(1).optional(),
+  })
+  .meta({ id: 'Policy' });
+export type Policy = z.infer<typeof Policy>;
+
+const FIELDS = Object.keys(Policy.shape) as (keyof Policy)[];
+
+/**
+ * The policy in force for a namespace: the cluster default, overridden field by field by
+ * the namespace. An empty namespace field (unset, `""` or `[]`) falls through.
+ * @example resolvePolicy({ maxCpu: '2' }, { maxCpu: '1', allowedTemplates: [] }) // { maxCpu: '1' }
+ */
+export function resolvePolicy(cluster: Policy | undefined, namespace: Policy | undefined): Policy {
+  const resolved: Record<string, unknown> = {};
+  for (const field of FIELDS) {
+    const own = namespace?.[field];
+    const value = isEmpty(own) ? cluster?.[field] : own;
+    if (!isEmpty(value)) resolved[field] = value;
+  }
+  return resolved;
+}
+
+function isEmpty(value: unknown): boolean {
+  return value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+}
