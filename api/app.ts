@@ -4,6 +4,7 @@ import { authenticate } from './auth/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
+import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { portRoutes } from './ports/index.ts';
@@ -38,6 +39,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));
+  v1.route('/governance', governanceRoutes(deps));
   app.route('/api/v1', v1);
   return app;
 }

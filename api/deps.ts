@@ -2,11 +2,10 @@ import type { KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { ApiKeyStore, AuthOptions } from './auth/index.ts';
 import type { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
-import type { Caller } from './auth/index.ts';
 import type { PreviewTargets } from './preview/index.ts';
 import type { AuditRecorder } from './audit/index.ts';
 import type { ApiMetrics } from './metrics/index.ts';
-import type { SandboxSpec } from '../core/index.ts';
+import type { Governance } from '../kube/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
 export interface ApiDeps {
@@ -26,8 +25,6 @@ export interface ApiDeps {
   previewDomain?: string;
   /** How long an endpoint waits for the operator to publish a change in status. */
   statusWaitMs: number;
-  /** Governance at create time (creates and clones); throws a 403 `policy_violation`. */
-  governance?: {
-    checkCreate(input: { caller: Caller; namespace: string; spec: SandboxSpec }): Promise<void>;
-  };
+  /** Policies, and their enforcement at create (and clone) and configure time. */
+  governance: Governance;
 }

@@ -1,6 +1,8 @@
 // `svc api`: the HTTP API. Configuration comes from flags or SVC_* environment variables,
 // named after the spec's deployment settings where it names them.
 import { pino } from 'pino';
+import { Policy } from '../core/index.ts';
+import { Governance, PolicyStore, QuotaLedger } from '../kube/index.ts';
 import { z } from 'zod';
 import {
   ApiKeyStore,
@@ -73,6 +75,11 @@ export async function startApi(config: Config): Promise<{ address: string; close
     previews: new PreviewTargets(kc),
     audit: new AuditRecorder(kc, logger),
     metrics: new ApiMetrics(),
+    governance: new Governance(
+      kc,
+      new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw)),
+      new QuotaLedger(kc),
+    ),
     keys,
     auth: { keys, oidc, adminGroup: config['auth.oidc.adminGroup'], devAuth: config['auth.devAuth'] },
     defaultNamespace: config['default-namespace'],

@@ -3,14 +3,18 @@
 import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { startWebhook } from '../webhook/index.ts';
-import { listenAddress, parseConfig, rawConfig } from './config.ts';
+import { Policy } from '../core/index.ts';
+import { Governance, PolicyStore, QuotaLedger } from '../kube/index.ts';
+import { governanceAdmission, startWebhook } from '../webhook/index.ts';
+import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
   listen: listenAddress.default({ host: '0.0.0.0', port: 9443 }),
   'tls-cert-file': z.string().default('/etc/svc/webhook-tls/tls.crt'),
   'tls-key-file': z.string().default('/etc/svc/webhook-tls/tls.key'),
   'api-service-account': z.string().default('system:serviceaccount:svc-system:svc-api'),
+  kubeconfig: z.string().optional(),
+  'service-namespace': z.string().default('svc-system'),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
 });
 
@@ -18,6 +22,9 @@ export async function main(argv: string[]): Promise<number> {
   const config = parseConfig(Config, rawConfig(argv, Object.keys(Config.shape)), 'webhook');
   if (!config) return 2;
   const logger = pino({ level: config['log-level'], base: { component: 'webhook' } });
+  const kc = loadKubeConfig(config.kubeconfig);
+  const store = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
+  const governance = new Governance(kc, store, new QuotaLedger(kc));
   const webhook = await startWebhook({
     tls: {
       cert: await readFile(config['tls-cert-file'], 'utf8'),
@@ -26,6 +33,7 @@ export async function main(argv: string[]): Promise<number> {
     listen: config.listen,
     logger,
     apiServiceAccount: config['api-service-account'],
+    admitCreate: governanceAdmission(governance),
   });
   logger.info({ port: webhook.port }, 'svc webhook listening');
   await new Promise<void>((resolve) => {

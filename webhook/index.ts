@@ -6,3 +6,4 @@ export type { WebhookConfigurationOptions } from './configurations.ts';
 export { checkImmutable, IMMUTABLE_FIELDS } from './immutable.ts';
 export { setCreatedBy } from './created-by.ts';
 export type { AdmissionRequest, Verdict } from './review.ts';
+export { governanceAdmission } from './governance.ts';

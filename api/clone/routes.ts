@@ -13,7 +13,7 @@ import {
 } from '../../core/index.ts';
 import { HttpError, conflict, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { ownedSandbox, readJson } from '../sandboxes/index.ts';
+import { admitCreate, ownedSandbox, readJson } from '../sandboxes/index.ts';
 
 /**
  * `POST /sandboxes/{id}/clone`: snapshot the source's workspace, then create a Sandbox in
@@ -49,7 +49,11 @@ export function cloneRoutes(deps: ApiDeps): Hono {
     if (deps.cache.get(namespace, name) ?? (await deps.sandboxes.read(namespace, name))) {
       throw conflict(`sandbox ${name} already exists in namespace ${namespace}`);
     }
-    await deps.governance?.checkCreate({ caller: c.var.caller, namespace, spec: source.spec });
+
+    const { createdBy: _, ...copied } = structuredClone(source.spec);
+    const spec = { ...copied, stopped: false, createdBy: c.var.caller.user };
+    // Quotas apply to clones as to creates.
+    await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec });
 
     const snapshot = snapshotName(sourceName, ts);
     await deps.snapshots.create({
@@ -59,13 +63,12 @@ export function cloneRoutes(deps: ApiDeps): Hono {
       snapshotClass: parsed.data.snapshotClass,
       labels: { [Labels.sandbox]: sourceName },
     });
-    const { createdBy: _, ...spec } = structuredClone(source.spec);
     try {
       await deps.sandboxes.create(namespace, {
         apiVersion: `${GROUP}/${VERSION}`,
         kind: 'Sandbox',
         metadata: { name, namespace, annotations: { [Annotations.clonedFrom]: sourceName } },
-        spec: { ...spec, stopped: false, cloneFromSnapshot: snapshot, createdBy: c.var.caller.user },
+        spec: { ...spec, cloneFromSnapshot: snapshot },
       });
     } catch (err) {
       // A clone that could not be created must not leave a snapshot nobody asked to keep.

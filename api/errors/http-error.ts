@@ -7,12 +7,13 @@ export class HttpError extends Error {
   readonly code: string;
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
+  readonly omitMessage: boolean;
 
   constructor(
     status: number,
     code: string,
     message: string,
-    opts: { extra?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    opts: { extra?: Record<string, unknown>; headers?: Record<string, string>; omitMessage?: boolean } = {},
   ) {
     super(message);
     this.name = 'HttpError';
@@ -20,11 +21,14 @@ export class HttpError extends Error {
     this.code = code;
     this.extra = opts.extra ?? {};
     this.headers = opts.headers ?? {};
+    this.omitMessage = opts.omitMessage ?? false;
   }
 
   /** The response body: the spec's `policy_violation` shape or `{error, message}`. */
   body(): Record<string, unknown> {
-    return { error: this.code, message: this.message, ...this.extra };
+    return this.omitMessage
+      ? { error: this.code, ...this.extra }
+      : { error: this.code, message: this.message, ...this.extra };
   }
 }
 
@@ -36,3 +40,10 @@ export const unauthenticated = (
 export const forbidden = (message: string) => new HttpError(403, 'forbidden', message);
 export const notFound = (message: string) => new HttpError(404, 'not_found', message);
 export const conflict = (message: string) => new HttpError(409, 'conflict', message);
+
+/** The spec's 403 body, exactly: `{"error":"policy_violation","violations":[{code,message}…]}`. */
+export const policyViolation = (violations: { code: string; message: string }[]) =>
+  new HttpError(403, 'policy_violation', violations.map((v) => v.message).join('; '), {
+    extra: { violations },
+    omitMessage: true,
+  });

@@ -1,2 +1,10 @@
-export { HttpError, badRequest, unauthenticated, forbidden, notFound, conflict } from './http-error.ts';
+export {
+  HttpError,
+  badRequest,
+  unauthenticated,
+  forbidden,
+  notFound,
+  conflict,
+  policyViolation,
+} from './http-error.ts';
 export { errorHandler, validationError, fieldPath } from './handler.ts';

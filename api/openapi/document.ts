@@ -6,6 +6,7 @@ import {
   ErrorBody,
   ForwardedPort,
   PortRequest,
+  Policy,
   SandboxSpec,
   SandboxStatus,
 } from '../../core/index.ts';
@@ -54,6 +55,17 @@ const AuditList = z
   .object({ items: z.array(AuditRecord), continue: z.string().optional() })
   .meta({ id: 'AuditList' });
 
+const PolicyViolation = z
+  .object({
+    error: z.literal('policy_violation'),
+    violations: z.array(z.object({ code: z.string(), message: z.string() })),
+  })
+  .meta({ id: 'PolicyViolation' });
+const StoredPolicies = z
+  .object({ cluster: Policy.optional(), namespaces: z.record(z.string(), Policy) })
+  .meta({ id: 'StoredPolicies' });
+const EffectivePolicy = z.object({ namespace: z.string(), policy: Policy }).meta({ id: 'EffectivePolicy' });
+
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 
 /** Every operation of the API, with the zod schemas that validate it. */
@@ -63,7 +75,7 @@ export const operations: Operation[] = [
     path: '/sandboxes',
     summary: 'Create a sandbox',
     request: CreateSandboxRequest,
-    responses: { 201: Sandbox, ...errors, 409: ErrorBody },
+    responses: { 201: Sandbox, ...errors, 403: PolicyViolation, 409: ErrorBody },
   },
   {
     method: 'get',
@@ -101,7 +113,7 @@ export const operations: Operation[] = [
     path: '/sandboxes/{id}/clone',
     summary: 'Clone a sandbox from a VolumeSnapshot of its workspace',
     request: CloneRequest,
-    responses: { 202: CloneResponse, ...errors, 409: ErrorBody, 500: ErrorBody },
+    responses: { 202: CloneResponse, ...errors, 403: PolicyViolation, 409: ErrorBody, 500: ErrorBody },
   },
   {
     method: 'post',
@@ -128,6 +140,39 @@ export const operations: Operation[] = [
     summary: 'Audit records (Sandbox Events), newest first; non-admins see their own sandboxes only',
     query: ['namespace', 'sandbox', 'reason', 'since', 'limit', 'continue'],
     responses: { 200: AuditList, 400: ErrorBody, 401: ErrorBody },
+  },
+  {
+    method: 'get',
+    path: '/governance/policies',
+    summary: 'The cluster default and every namespace override (admin)',
+    responses: { 200: StoredPolicies, 401: ErrorBody, 403: ErrorBody, 500: ErrorBody },
+  },
+  {
+    method: 'put',
+    path: '/governance/policies',
+    summary: 'Set the cluster default policy (admin)',
+    request: Policy,
+    responses: { 200: Policy, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+  },
+  {
+    method: 'put',
+    path: '/governance/policies/{namespace}',
+    summary: 'Set a namespace override (admin)',
+    request: Policy,
+    responses: { 200: Policy, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+  },
+  {
+    method: 'delete',
+    path: '/governance/policies/{namespace}',
+    summary: 'Remove a namespace override (admin)',
+    responses: { 204: undefined, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+  },
+  {
+    method: 'get',
+    path: '/governance/effective',
+    summary: 'The policy in force in a namespace',
+    query: ['namespace'],
+    responses: { 200: EffectivePolicy, 401: ErrorBody, 500: ErrorBody },
   },
 ];
 

@@ -1,7 +1,8 @@
 import type { Context } from 'hono';
-import { Annotations, type Sandbox } from '../../core/index.ts';
+import { Annotations, type Sandbox, type SandboxSpec } from '../../core/index.ts';
+import { PolicyMalformedError } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
-import { forbidden, notFound } from '../errors/index.ts';
+import { HttpError, forbidden, notFound, policyViolation } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 
 /** The namespace a request addresses: `?namespace=`, else the deployment's default. */
@@ -66,4 +67,16 @@ export function present(sandbox: Sandbox): Sandbox {
     spec: sandbox.spec,
     status: sandbox.status ?? {},
   };
+}
+
+/** Governance for a create or a clone: 403 `policy_violation` listing every violation. */
+export async function admitCreate(
+  deps: ApiDeps,
+  input: { user: string; namespace: string; name: string; spec: SandboxSpec },
+): Promise<void> {
+  const violations = await deps.governance.checkCreate(input).catch((err: unknown) => {
+    if (err instanceof PolicyMalformedError) throw new HttpError(500, 'policy_malformed', err.message);
+    throw err;
+  });
+  if (violations.length > 0) throw policyViolation(violations);
 }

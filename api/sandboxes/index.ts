@@ -1,2 +1,2 @@
 export { sandboxRoutes, readJson } from './routes.ts';
-export { ownedSandbox, canAccess, present, requestNamespace, recordActivity } from './access.ts';
+export { admitCreate, ownedSandbox, canAccess, present, requestNamespace, recordActivity } from './access.ts';

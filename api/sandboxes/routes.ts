@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { CreateSandboxRequest, GROUP, ListQuery, VERSION, type Sandbox } from '../../core/index.ts';
 import { badRequest, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { canAccess, ownedSandbox, present, requestNamespace } from './access.ts';
+import { admitCreate, canAccess, ownedSandbox, present, requestNamespace } from './access.ts';
 import { paginate } from './paginate.ts';
 
 /** Sandbox lifecycle: create, get, list, delete, stop and resume. */
@@ -14,17 +14,14 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     if (!parsed.success) throw validationError(parsed.error);
     const { name, namespace: bodyNamespace, ...spec } = parsed.data;
     const namespace = bodyNamespace ?? requestNamespace(c, deps);
-    await deps.governance?.checkCreate({
-      caller: c.var.caller,
-      namespace,
-      spec: { ...spec, createdBy: c.var.caller.user },
-    });
+    // createdBy comes from the authenticated caller, never from the request.
+    const full = { ...spec, createdBy: c.var.caller.user };
+    await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec: full });
     const sandbox = await deps.sandboxes.create(namespace, {
       apiVersion: `${GROUP}/${VERSION}`,
       kind: 'Sandbox',
       metadata: { name, namespace },
-      // createdBy comes from the authenticated caller, never from the request.
-      spec: { ...spec, createdBy: c.var.caller.user },
+      spec: full,
     });
     return c.json(present(sandbox), 201);
   });

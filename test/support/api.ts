@@ -1,4 +1,6 @@
 import { pino } from 'pino';
+import { Policy } from '../../core/index.ts';
+import { Governance, PolicyStore, QuotaLedger } from '../../kube/index.ts';
 import type { Hono } from 'hono';
 import {
   ApiKeyStore,
@@ -55,6 +57,11 @@ export async function startTestApi(
     previews: new PreviewTargets(ns.kc),
     audit: new AuditRecorder(ns.kc, logger),
     metrics: new ApiMetrics(),
+    governance: new Governance(
+      ns.kc,
+      new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw)),
+      new QuotaLedger(ns.kc),
+    ),
     keys,
     auth: { keys, oidc, adminGroup: opts.oidc?.adminGroup, devAuth: opts.devAuth ?? true },
     defaultNamespace: ns.name,

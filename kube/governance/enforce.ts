@@ -1,0 +1,132 @@
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import {
+  GROUP,
+  VERSION,
+  checkConfigure,
+  checkCreate,
+  resolvePolicy,
+  type Candidate,
+  type Policy,
+  type Sandbox,
+  type SandboxSpec,
+  type SandboxTemplateSpec,
+  type Violation,
+} from '../../core/index.ts';
+import type { QuotaLedger } from '../quota/index.ts';
+import type { PolicyStore } from './store.ts';
+
+/**
+ * Governance as the API and the webhook apply it: policies from the store, quotas through
+ * the ledger, so both enforce the same rules with the same race-free counts.
+ */
+export class Governance {
+  readonly store: PolicyStore<Policy>;
+  readonly #ledger: QuotaLedger;
+  readonly #custom: CustomObjectsApi;
+
+  constructor(kc: KubeConfig, store: PolicyStore<Policy>, ledger: QuotaLedger) {
+    this.store = store;
+    this.#ledger = ledger;
+    this.#custom = kc.makeApiClient(CustomObjectsApi);
+  }
+
+  /** The policy in force in `namespace` (cluster default overridden by the namespace). */
+  async effective(namespace: string): Promise<Policy> {
+    const { cluster, namespace: own } = await this.store.forNamespace(namespace);
+    return resolvePolicy(cluster, own);
+  }
+
+  /**
+   * Create-time checks for a create or a clone. Returns every violation; when there is
+   * none, the new name has been reserved against the quotas before the CR is written.
+   */
+  async checkCreate(input: {
+    user: string;
+    namespace: string;
+    name: string;
+    spec: SandboxSpec;
+  }): Promise<Violation[]> {
+    const policy = await this.effective(input.namespace);
+    const template = await this.#template(input.namespace, input.spec);
+    const candidate = candidateOf(input.spec, template);
+    const refused = new Refused();
+    try {
+      await this.#ledger.reserve({
+        namespace: input.namespace,
+        name: input.name,
+        user: input.user,
+        mode: input.spec.mode,
+        decide: (counts) => {
+          refused.violations = checkCreate(policy, candidate, counts);
+          if (refused.violations.length > 0) throw refused;
+        },
+      });
+    } catch (err) {
+      if (err === refused) return refused.violations;
+      throw err;
+    }
+    return [];
+  }
+
+  /** Configure-time re-check: the template and agent image may have been disallowed since. */
+  async checkConfigure(sandbox: Sandbox): Promise<Violation[]> {
+    const policy = await this.effective(sandbox.metadata.namespace ?? '');
+    return checkConfigure(policy, {
+      resolvedTemplate: sandbox.status?.resolvedTemplate,
+      mode: sandbox.spec.mode,
+      imageOverride: sandbox.spec.image?.repository,
+    });
+  }
+
+  async #template(namespace: string, spec: SandboxSpec): Promise<SandboxTemplateSpec | undefined> {
+    const cluster = spec.templateRef.kind === 'ClusterSandboxTemplate';
+    try {
+      const obj = (
+        cluster
+          ? await this.#custom.getClusterCustomObject({
+              group: GROUP,
+              version: VERSION,
+              plural: 'clustersandboxtemplates',
+              name: spec.templateRef.name,
+            })
+          : await this.#custom.getNamespacedCustomObject({
+              group: GROUP,
+              version: VERSION,
+              namespace,
+              plural: 'sandboxtemplates',
+              name: spec.templateRef.name,
+            })
+      ) as {
+        spec: SandboxTemplateSpec;
+      };
+      return obj.spec;
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    }
+  }
+}
+
+/** What the sandbox will really get: its own values, else its template's (`0` = infinite). */
+export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | undefined): Candidate {
+  const candidate: Candidate = {
+    mode: spec.mode,
+    templateName: spec.templateRef.name,
+    timeout: spec.timeout ?? template?.timeout ?? '0',
+    idleTimeout: spec.idleTimeout ?? template?.idleTimeout ?? '0',
+  };
+  const image = spec.image?.repository;
+  if (image !== undefined) candidate.imageOverride = image;
+  const cpu = spec.resources?.limits?.cpu ?? template?.resources?.limits?.cpu;
+  if (cpu !== undefined) candidate.cpuLimit = cpu;
+  const memory = spec.resources?.limits?.memory ?? template?.resources?.limits?.memory;
+  if (memory !== undefined) candidate.memoryLimit = memory;
+  const storage = spec.resources?.storage ?? template?.storage?.size;
+  if (storage !== undefined) candidate.storage = storage;
+  return candidate;
+}
+
+/** Thrown out of the ledger's decision to stop the reservation, carrying why. */
+class Refused extends Error {
+  violations: Violation[] = [];
+}

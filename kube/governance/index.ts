@@ -1,0 +1,3 @@
+export { Governance, candidateOf } from './enforce.ts';
+export { PolicyStore, PolicyMalformedError, CLUSTER_KEY } from './store.ts';
+export type { StoredPolicies } from './store.ts';

@@ -1,0 +1,114 @@
+import { CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+
+/** A stored policy that does not parse: enforcement stops rather than guess. */
+export class PolicyMalformedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PolicyMalformedError';
+  }
+}
+
+/** Key of the cluster default in the `svc-governance` ConfigMap; overrides are `namespace.<ns>`. */
+export const CLUSTER_KEY = 'cluster';
+const namespaceKey = (ns: string) => `namespace.${ns}`;
+
+export interface StoredPolicies<P> {
+  cluster?: P;
+  namespaces: Record<string, P>;
+}
+
+/**
+ * Governance policies in the ConfigMap `svc-governance` of the service's namespace, one
+ * JSON document per key. Writes are read-modify-write guarded by the resourceVersion, so two
+ * admins (or replicas) never overwrite each other. A stored document that does not parse is
+ * an error, loudly: it is never read as "no limits".
+ */
+export class PolicyStore<P> {
+  readonly #core: CoreV1Api;
+  readonly #namespace: string;
+  readonly #parse: (raw: unknown) => P;
+  readonly #name = 'svc-governance';
+
+  constructor(kc: KubeConfig, namespace: string, parse: (raw: unknown) => P) {
+    this.#core = kc.makeApiClient(CoreV1Api);
+    this.#namespace = namespace;
+    this.#parse = parse;
+  }
+
+  async read(): Promise<StoredPolicies<P>> {
+    const data = (await this.#get())?.data ?? {};
+    const result: StoredPolicies<P> = { namespaces: {} };
+    for (const [key, value] of Object.entries(data)) {
+      const policy = this.#decode(key, value);
+      if (key === CLUSTER_KEY) result.cluster = policy;
+      else if (key.startsWith('namespace.')) result.namespaces[key.slice('namespace.'.length)] = policy;
+    }
+    return result;
+  }
+
+  /** The cluster default and the override of `namespace`, for resolution. */
+  async forNamespace(namespace: string): Promise<{ cluster?: P; namespace?: P }> {
+    const data = (await this.#get())?.data ?? {};
+    const pick = (key: string) => (data[key] === undefined ? undefined : this.#decode(key, data[key]));
+    return { cluster: pick(CLUSTER_KEY), namespace: pick(namespaceKey(namespace)) };
+  }
+
+  async put(policy: P, namespace?: string): Promise<void> {
+    const key = namespace === undefined ? CLUSTER_KEY : namespaceKey(namespace);
+    await this.#update((data) => ({ ...data, [key]: JSON.stringify(policy) }));
+  }
+
+  /** Removes a namespace override; false when there was none. */
+  async remove(namespace: string): Promise<boolean> {
+    let found = false;
+    await this.#update((data) => {
+      const { [namespaceKey(namespace)]: removed, ...rest } = data;
+      found = removed !== undefined;
+      return rest;
+    });
+    return found;
+  }
+
+  #decode(key: string, value: string): P {
+    try {
+      return this.#parse(JSON.parse(value));
+    } catch (err) {
+      throw new PolicyMalformedError(
+        `the stored governance policy "${key}" in ConfigMap ${this.#namespace}/${this.#name} is malformed (${(err as Error).message.split('\n')[0]}); fix or replace it`,
+      );
+    }
+  }
+
+  async #get(): Promise<V1ConfigMap | undefined> {
+    try {
+      return await this.#core.readNamespacedConfigMap({ name: this.#name, namespace: this.#namespace });
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  async #update(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const current = await this.#get();
+      const data = change({ ...(current?.data ?? {}) });
+      try {
+        if (current) {
+          await this.#core.replaceNamespacedConfigMap({
+            name: this.#name,
+            namespace: this.#namespace,
+            body: { ...current, data },
+          });
+        } else {
+          await this.#core.createNamespacedConfigMap({
+            namespace: this.#namespace,
+            body: { metadata: { name: this.#name, labels: { 'app.kubernetes.io/part-of': 'svc' } }, data },
+          });
+        }
+        return;
+      } catch (err) {
+        if ((err as { code?: number }).code !== 409 || attempt >= 8) throw err;
+      }
+    }
+  }
+}

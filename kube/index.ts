@@ -1,0 +1,3 @@
+// The one door of kube: client-node helpers shared by the operator, webhook and API.
+export * from './quota/index.ts';
+export * from './governance/index.ts';

@@ -1,0 +1,2 @@
+export { QuotaLedger } from './ledger.ts';
+export type { ReserveRequest } from './ledger.ts';

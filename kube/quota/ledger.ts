@@ -1,0 +1,121 @@
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import { GROUP, VERSION, type Counts, type Sandbox } from '../../core/index.ts';
+
+/** How long a reservation counts while its Sandbox has not appeared (a failed create). */
+const RESERVATION_TTL_MS = 60_000;
+const LEDGER = 'svc-quota-ledger';
+
+interface Reservation {
+  user: string;
+  mode: 'code' | 'agent';
+  at: number;
+}
+
+export interface ReserveRequest {
+  namespace: string;
+  name: string;
+  user: string;
+  mode: 'code' | 'agent';
+  /** Decides with the counts of everything else in the namespace; a thrown error refuses. */
+  decide: (counts: Counts) => void;
+}
+
+/**
+ * Race-free quotas across any number of API and webhook replicas. Each create first
+ * reserves its name in a per-namespace ConfigMap, written with the resourceVersion as a
+ * compare-and-swap: two creators that both read the same ledger cannot both write it, so
+ * the loser re-reads, sees the winner's reservation and counts it. Counts come from a fresh
+ * LIST of Sandboxes (never a cache) plus reservations whose Sandbox does not exist yet.
+ */
+export class QuotaLedger {
+  readonly #core: CoreV1Api;
+  readonly #custom: CustomObjectsApi;
+  readonly #now: () => number;
+
+  constructor(kc: KubeConfig, now: () => number = Date.now) {
+    this.#core = kc.makeApiClient(CoreV1Api);
+    this.#custom = kc.makeApiClient(CustomObjectsApi);
+    this.#now = now;
+  }
+
+  async reserve(req: ReserveRequest): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const ledger = await this.#read(req.namespace);
+      const live = await this.#sandboxes(req.namespace);
+      const liveNames = new Set(live.map((s) => s.metadata.name));
+      const now = this.#now();
+      const pending = Object.entries(ledger?.data ?? {})
+        .map(([name, raw]) => [name, parse(raw)] as const)
+        .filter((e): e is [string, Reservation] => e[1] !== undefined)
+        .filter(([name, r]) => !liveNames.has(name) && now - r.at < RESERVATION_TTL_MS);
+      const others = [
+        ...live
+          .filter((s) => s.metadata.name !== req.name)
+          .map((s) => ({ user: s.spec.createdBy ?? '', mode: s.spec.mode })),
+        ...pending.filter(([name]) => name !== req.name).map(([, r]) => r),
+      ];
+      req.decide({
+        total: others.length,
+        byUser: others.filter((o) => o.user === req.user).length,
+        agents: others.filter((o) => o.mode === 'agent').length,
+      });
+      const data = Object.fromEntries(pending.map(([name, r]) => [name, JSON.stringify(r)]));
+      data[req.name] = JSON.stringify({ user: req.user, mode: req.mode, at: now } satisfies Reservation);
+      try {
+        await this.#write(req.namespace, ledger, data);
+        return;
+      } catch (err) {
+        if (
+          ((err as { code?: number }).code !== 409 && (err as { code?: number }).code !== 422) ||
+          attempt >= 50
+        )
+          throw err;
+      }
+    }
+  }
+
+  async #sandboxes(namespace: string): Promise<Sandbox[]> {
+    const list = (await this.#custom.listNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace,
+      plural: 'sandboxes',
+    })) as {
+      items: Sandbox[];
+    };
+    return list.items.filter((s) => !s.metadata.deletionTimestamp);
+  }
+
+  async #read(namespace: string): Promise<V1ConfigMap | undefined> {
+    try {
+      return await this.#core.readNamespacedConfigMap({ name: LEDGER, namespace });
+    } catch (err) {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    }
+  }
+
+  async #write(
+    namespace: string,
+    current: V1ConfigMap | undefined,
+    data: Record<string, string>,
+  ): Promise<void> {
+    if (current) {
+      await this.#core.replaceNamespacedConfigMap({ name: LEDGER, namespace, body: { ...current, data } });
+    } else {
+      await this.#core.createNamespacedConfigMap({
+        namespace,
+        body: { metadata: { name: LEDGER, labels: { 'app.kubernetes.io/part-of': 'svc' } }, data },
+      });
+    }
+  }
+}
+
+function parse(raw: string): Reservation | undefined {
+  try {
+    const r = JSON.parse(raw) as Reservation;
+    return typeof r.at === 'number' ? r : undefined;
+  } catch {
+    return undefined;
+  }
+}
