@@ -6,6 +6,7 @@ const commands: Record<string, () => Promise<{ main: (argv: string[]) => Promise
   generate: () => import('./generate.ts'),
   api: () => import('./api.ts'),
   webhook: () => import('./webhook.ts'),
+  sandboxd: () => import('./sandboxd.ts'),
 };
 
 async function run(argv: string[]): Promise<number> {

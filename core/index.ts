@@ -3,3 +3,5 @@ export * from './sandbox/index.ts';
 export * from './crd/index.ts';
 export * from './api/index.ts';
 export * from './governance/index.ts';
+export * from './runs/index.ts';
+export * from './sse/index.ts';

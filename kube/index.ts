@@ -1,3 +1,4 @@
 // The one door of kube: client-node helpers shared by the operator, webhook and API.
 export * from './quota/index.ts';
 export * from './governance/index.ts';
+export * from './sandboxd/index.ts';

@@ -1,0 +1,2 @@
+export { SseParser } from './parser.ts';
+export type { SseMessage } from './parser.ts';

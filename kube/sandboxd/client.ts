@@ -1,0 +1,135 @@
+import { request, type IncomingMessage } from 'node:http';
+import { StringDecoder } from 'node:string_decoder';
+import type { Readable } from 'node:stream';
+import { SseParser, type RunSpecInput, type SseMessage } from '../../core/index.ts';
+
+export interface SandboxdAddress {
+  /** `host:port`, or `unix:/path/to/socket`. */
+  address: string;
+  token: string;
+}
+
+export interface RunResponse {
+  status: number;
+  headers: IncomingMessage['headers'];
+  /** The JSON body of a refusal (status ≠ 200). */
+  body?: unknown;
+  /** The SSE events of an accepted run, in order, ending with `exit`. */
+  events: AsyncIterable<SseMessage>;
+}
+
+/**
+ * The HTTP client of sandboxd, for the API (invokes, file writes) and the operator
+ * (install runs). One hop straight to the sandbox: no `pods/exec`, no apiserver in the path.
+ */
+export class SandboxdClient {
+  readonly #target: { socketPath: string } | { host: string; port: number };
+  readonly #auth: string;
+
+  constructor(opts: SandboxdAddress) {
+    this.#auth = `Bearer ${opts.token}`;
+    if (opts.address.startsWith('unix:')) this.#target = { socketPath: opts.address.slice(5) };
+    else {
+      const i = opts.address.lastIndexOf(':');
+      this.#target = { host: opts.address.slice(0, i), port: Number(opts.address.slice(i + 1)) };
+    }
+  }
+
+  /** Starts a run; stdin streams from `stdin`. Aborting `signal` drops the connection (cancel). */
+  async run(spec: RunSpecInput, stdin?: Readable | Buffer, signal?: AbortSignal): Promise<RunResponse> {
+    const res = await this.#send(
+      'POST',
+      '/runs',
+      (req) => {
+        req.write(`${JSON.stringify(spec)}\n`);
+        if (stdin === undefined) req.end();
+        else if (Buffer.isBuffer(stdin)) req.end(stdin);
+        else stdin.pipe(req);
+      },
+      signal,
+    );
+    if (res.statusCode !== 200)
+      return {
+        status: res.statusCode ?? 0,
+        headers: res.headers,
+        body: await readJson(res),
+        events: empty(),
+      };
+    return { status: 200, headers: res.headers, events: sseEvents(res) };
+  }
+
+  async cancel(runId: string): Promise<boolean> {
+    const res = await this.#send('POST', `/runs/${encodeURIComponent(runId)}/cancel`, (req) => req.end());
+    await readJson(res);
+    return res.statusCode === 202;
+  }
+
+  /** Writes files atomically inside the workspace. */
+  async writeFiles(
+    files: { path: string; content: Buffer; mode?: number }[],
+  ): Promise<{ status: number; body: unknown }> {
+    const manifest = {
+      files: files.map((f) => ({
+        path: f.path,
+        size: f.content.length,
+        ...(f.mode === undefined ? {} : { mode: f.mode }),
+      })),
+    };
+    const res = await this.#send('PUT', '/files', (req) => {
+      req.write(`${JSON.stringify(manifest)}\n`);
+      for (const f of files) req.write(f.content);
+      req.end();
+    });
+    return { status: res.statusCode ?? 0, body: await readJson(res) };
+  }
+
+  async setMaxConcurrentInvokes(n: number): Promise<void> {
+    const res = await this.#send('PUT', '/limits', (req) =>
+      req.end(`${JSON.stringify({ maxConcurrentInvokes: n })}\n`),
+    );
+    const body = await readJson(res);
+    if (res.statusCode !== 200) throw new Error(`sandboxd refused the limit: ${JSON.stringify(body)}`);
+  }
+
+  async health(): Promise<boolean> {
+    const res = await this.#send('GET', '/healthz', (req) => req.end());
+    await readJson(res);
+    return res.statusCode === 200;
+  }
+
+  #send(
+    method: string,
+    path: string,
+    write: (req: ReturnType<typeof request>) => void,
+    signal?: AbortSignal,
+  ): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = request({ ...this.#target, method, path, headers: { authorization: this.#auth }, signal });
+      req.on('response', resolve);
+      req.on('error', reject);
+      write(req);
+    });
+  }
+}
+
+async function readJson(res: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = [];
+  for await (const c of res as AsyncIterable<Buffer>) chunks.push(c);
+  const text = Buffer.concat(chunks).toString();
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+async function* sseEvents(res: IncomingMessage): AsyncIterable<SseMessage> {
+  const parser = new SseParser();
+  const decoder = new StringDecoder('utf8');
+  for await (const chunk of res as AsyncIterable<Buffer>) {
+    for (const message of parser.push(decoder.write(chunk))) yield message;
+  }
+  for (const message of parser.push(decoder.end())) yield message;
+}
+
+async function* empty(): AsyncIterable<SseMessage> {}

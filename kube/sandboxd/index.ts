@@ -1,0 +1,2 @@
+export { SandboxdClient } from './client.ts';
+export type { SandboxdAddress, RunResponse } from './client.ts';

@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { constants } from 'node:os';
+import type { Readable } from 'node:stream';
+import type { ExitEvent, ExitReason, RunKind, RunSpec } from '../core/index.ts';
+import type { SseWriter } from './sse.ts';
+
+interface Run {
+  id: string;
+  kind: RunKind;
+  child: ChildProcess;
+  startedAt: number;
+  ending?: 'canceled' | 'timeout';
+  killTimer?: NodeJS.Timeout;
+}
+
+/**
+ * The processes sandboxd runs, by run id. Each runs in its own process group, so cancel,
+ * timeout and shutdown signal the whole tree: SIGTERM, then SIGKILL after the grace period.
+ * The concurrency cap counts `invoke` runs only.
+ */
+export class RunRegistry {
+  readonly #runs = new Map<string, Run>();
+  readonly #graceMs: number;
+  maxConcurrentInvokes: number;
+
+  constructor(opts: { graceMs: number; maxConcurrentInvokes: number }) {
+    this.#graceMs = opts.graceMs;
+    this.maxConcurrentInvokes = opts.maxConcurrentInvokes;
+  }
+
+  inflight(kind: RunKind = 'invoke'): number {
+    let n = 0;
+    for (const r of this.#runs.values()) if (r.kind === kind) n++;
+    return n;
+  }
+
+  has(id: string): boolean {
+    return this.#runs.has(id);
+  }
+
+  list(): { runId: string; kind: RunKind; startedAt: string }[] {
+    return [...this.#runs.values()].map((r) => ({
+      runId: r.id,
+      kind: r.kind,
+      startedAt: new Date(r.startedAt).toISOString(),
+    }));
+  }
+
+  /** Starts a run and streams it to `sse`; resolves with its exit once the stream is done. */
+  start(spec: RunSpec, stdin: Readable, sse: SseWriter): Promise<ExitEvent> {
+    const startedAt = Date.now();
+    const child = spawn(spec.argv[0]!, spec.argv.slice(1), {
+      cwd: spec.cwd,
+      env: spec.env,
+      detached: true, // its own process group, so signals reach everything it starts
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const run: Run = { id: spec.runId, kind: spec.kind, child, startedAt };
+    this.#runs.set(run.id, run);
+    sse.event('start', { invokeId: run.id, startedAt: new Date(startedAt).toISOString() });
+
+    stdin.pipe(child.stdin);
+    child.stdin.on('error', () => undefined); // the program may exit without reading stdin
+    const pump = (stream: 'stdout' | 'stderr') => (chunk: Buffer) => {
+      if (!sse.output(stream, chunk)) {
+        child.stdout.pause();
+        child.stderr.pause();
+      }
+    };
+    sse.onDrain(() => {
+      child.stdout.resume();
+      child.stderr.resume();
+    });
+    child.stdout.on('data', pump('stdout'));
+    child.stderr.on('data', pump('stderr'));
+    const timeout =
+      spec.timeoutMs > 0 ? setTimeout(() => this.#end(run, 'timeout'), spec.timeoutMs) : undefined;
+
+    return new Promise((resolve) => {
+      let spawnError: Error | undefined;
+      child.on('error', (err) => (spawnError = err));
+      child.on('exit', () => {
+        // The program is done: nothing of its group may outlive it.
+        signalGroup(child, 'SIGKILL');
+      });
+      child.on('close', (code, signal) => {
+        clearTimeout(timeout);
+        clearTimeout(run.killTimer);
+        this.#runs.delete(run.id);
+        sse.flush(true);
+        if (spawnError) {
+          sse.output('stderr', Buffer.from(`sandboxd: cannot run ${spec.argv[0]}: ${spawnError.message}\n`));
+          sse.flush(true);
+        }
+        const reason: ExitReason = spawnError ? 'error' : (run.ending ?? 'completed');
+        const exitCode =
+          run.ending === 'canceled'
+            ? -1
+            : spawnError
+              ? 127
+              : signal
+                ? 128 + (constants.signals[signal] ?? 0)
+                : (code ?? 0);
+        const exit: ExitEvent = { invokeId: run.id, exitCode, durationMs: Date.now() - startedAt, reason };
+        sse.event('exit', exit);
+        sse.end();
+        resolve(exit);
+      });
+    });
+  }
+
+  /** Cancels a run; false when no such run is in flight. */
+  cancel(id: string): boolean {
+    const run = this.#runs.get(id);
+    if (!run) return false;
+    this.#end(run, 'canceled');
+    return true;
+  }
+
+  /** SIGTERM to every run's group, SIGKILL after the grace period; resolves when all are gone. */
+  async shutdown(): Promise<void> {
+    const closing = [...this.#runs.values()].map(
+      (r) => new Promise((resolve) => r.child.once('close', resolve)),
+    );
+    for (const run of this.#runs.values()) this.#end(run, 'canceled');
+    await Promise.all(closing);
+  }
+
+  #end(run: Run, why: 'canceled' | 'timeout'): void {
+    if (run.ending) return;
+    run.ending = why;
+    signalGroup(run.child, 'SIGTERM');
+    run.killTimer = setTimeout(() => signalGroup(run.child, 'SIGKILL'), this.#graceMs);
+  }
+}
+
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  if (child.pid === undefined) return;
+  try {
+    process.kill(-child.pid, signal);
+  } catch {
+    // the group is already gone
+  }
+}

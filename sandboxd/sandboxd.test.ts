@@ -1,0 +1,305 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ExitEvent, RunSpecInput, SseMessage } from '../core/index.ts';
+import { SandboxdClient } from '../kube/index.ts';
+import { createSandboxd } from './index.ts';
+
+let dir: string;
+let workspace: string;
+let socket: string;
+let client: SandboxdClient;
+let stop: () => Promise<void>;
+let seq = 0;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'sandboxd-'));
+  workspace = join(dir, 'workspace');
+  await mkdir(workspace);
+  socket = join(dir, 'sandboxd.sock');
+  const { server, runs } = createSandboxd({
+    token: 'secret-token',
+    workspace,
+    graceMs: 500,
+    keepaliveMs: 100,
+    maxConcurrentInvokes: 100,
+  });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
+  client = new SandboxdClient({ address: `unix:${socket}`, token: 'secret-token' });
+  stop = async () => {
+    await runs.shutdown();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  };
+});
+afterAll(async () => {
+  await stop();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const id = () => `run-${++seq}`;
+const sh = (script: string, extra: Partial<RunSpecInput> = {}): RunSpecInput => ({
+  runId: id(),
+  kind: 'exec',
+  argv: ['sh', '-c', script],
+  env: { PATH: process.env.PATH ?? '/usr/bin:/bin', F: join(dir, `marker-${seq + 1}`) },
+  cwd: workspace,
+  ...extra,
+});
+
+async function collect(events: AsyncIterable<SseMessage>) {
+  const all: SseMessage[] = [];
+  for await (const e of events) all.push(e);
+  const text = (stream: string) =>
+    all
+      .filter((e) => e.event === 'log')
+      .map((e) => JSON.parse(e.data) as { stream: string; data: string })
+      .filter((l) => l.stream === stream)
+      .map((l) => l.data)
+      .join('');
+  const exit = JSON.parse(all.at(-1)!.data) as ExitEvent;
+  return { all, stdout: text('stdout'), stderr: text('stderr'), exit };
+}
+
+async function run(spec: RunSpecInput, stdin?: Buffer) {
+  const res = await client.run(spec, stdin);
+  expect(res.status).toBe(200);
+  return collect(res.events);
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+const alive = (pgid: number) => {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+describe('auth', () => {
+  it('answers /healthz to anyone and 401 to a wrong token', async () => {
+    expect(await client.health()).toBe(true);
+    const wrong = new SandboxdClient({ address: `unix:${socket}`, token: 'nope' });
+    expect((await wrong.run(sh('true'))).status).toBe(401);
+  });
+});
+
+describe('runs', () => {
+  it('starts with start, ends with exit, in that order', async () => {
+    const { all, exit } = await run(sh('echo hi'));
+    expect(all[0]!.event).toBe('start');
+    expect(JSON.parse(all[0]!.data)).toEqual({
+      invokeId: exit.invokeId,
+      startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/) as unknown,
+    });
+    expect(all.at(-1)!.event).toBe('exit');
+    expect(exit).toMatchObject({ exitCode: 0, reason: 'completed' });
+  });
+
+  it('passes stdin byte for byte, non-UTF-8 bytes included', async () => {
+    const stdin = Buffer.concat([randomBytes(1 << 20), Buffer.from([0xff, 0xfe, 0x00, 0xc3])]);
+    const { stdout } = await run(sh('sha256sum'), stdin);
+    expect(stdout.split(' ')[0]).toBe(createHash('sha256').update(stdin).digest('hex'));
+  });
+
+  it('keeps stdout and stderr apart and in order', async () => {
+    const { stdout, stderr } = await run(
+      sh('i=0; while [ $i -lt 3000 ]; do i=$((i+1)); echo out$i; echo err$i >&2; done'),
+    );
+    const want = (p: string) => Array.from({ length: 3000 }, (_, i) => `${p}${i + 1}\n`).join('');
+    expect(stdout).toBe(want('out'));
+    expect(stderr).toBe(want('err'));
+  });
+
+  it('does not split a multi-byte character across log events and coalesces a fast writer', async () => {
+    const { all, stdout } = await run(sh("i=0; while [ $i -lt 20000 ]; do i=$((i+1)); printf 'é€😀'; done"));
+    expect(stdout).toBe('é€😀'.repeat(20000));
+    // 20,000 writes; one event per write would be 20,000 events.
+    expect(all.filter((e) => e.event === 'log').length).toBeLessThan(1000);
+  });
+
+  it.each([
+    ['exit 0', 0],
+    ['exit 3', 3],
+    ['kill -9 $$', 137],
+    ['kill -15 $$', 143],
+  ])('reports `%s` as exit code %i', async (script, code) => {
+    expect((await run(sh(script))).exit).toMatchObject({ exitCode: code, reason: 'completed' });
+  });
+
+  it('reports a program that cannot start with reason error', async () => {
+    const { exit, stderr } = await run({
+      runId: id(),
+      kind: 'exec',
+      argv: ['/no/such/program'],
+      cwd: workspace,
+    });
+    expect(exit).toMatchObject({ exitCode: 127, reason: 'error' });
+    expect(stderr).toContain('/no/such/program');
+  });
+
+  it('cancel delivers SIGTERM to the group; the exit says -1 canceled', async () => {
+    const spec = sh('trap "echo term > $F; exit 0" TERM; while :; do sleep 0.05; done');
+    const marker = spec.env!.F!;
+    const res = await client.run(spec);
+    const done = collect(res.events);
+    await waitFor(async () => (await client.cancel(spec.runId)) || false);
+    const { exit } = await done;
+    expect(exit).toMatchObject({ exitCode: -1, reason: 'canceled' });
+    expect((await readFile(marker, 'utf8')).trim()).toBe('term');
+    expect(await client.cancel(spec.runId)).toBe(false);
+  });
+
+  it('escalates to SIGKILL when SIGTERM is ignored, leaving no process of the group', async () => {
+    const pidFile = join(dir, 'pgid');
+    const spec = sh(`trap "" TERM; echo $$ > ${pidFile}; (trap "" TERM; sleep 30) & sleep 30; wait`);
+    const res = await client.run(spec);
+    const done = collect(res.events);
+    await waitFor(() => existsSync(pidFile));
+    const pgid = Number((await readFile(pidFile, 'utf8')).trim());
+    expect(await client.cancel(spec.runId)).toBe(true);
+    const { exit } = await done;
+    expect(exit).toMatchObject({ exitCode: -1, reason: 'canceled' });
+    await waitFor(() => !alive(pgid), 5000);
+  });
+
+  it('a dropped client connection cancels the run with SIGTERM', async () => {
+    const spec = sh('trap "echo term > $F; exit 0" TERM; echo ready; while :; do sleep 0.05; done');
+    const marker = spec.env!.F!;
+    const abort = new AbortController();
+    const res = await client.run(spec, undefined, abort.signal);
+    const iterator = res.events[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done || (next.value as SseMessage).event === 'log') break;
+    }
+    abort.abort();
+    await waitFor(() => existsSync(marker));
+    expect((await readFile(marker, 'utf8')).trim()).toBe('term');
+  });
+
+  it('ends a run that outlives its timeout with reason timeout', async () => {
+    const { exit } = await run(sh('sleep 30', { timeoutMs: 300 }));
+    expect(exit.reason).toBe('timeout');
+    expect(exit.durationMs).toBeLessThan(10_000);
+  });
+
+  it('sends keepalive comments on an idle stream', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const req = request(
+        {
+          socketPath: socket,
+          method: 'POST',
+          path: '/runs',
+          headers: { authorization: 'Bearer secret-token' },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => (text += c.toString()));
+          res.on('end', () => resolve(text));
+        },
+      );
+      req.on('error', reject);
+      req.end(`${JSON.stringify(sh('sleep 0.6'))}\n`);
+    });
+    expect(raw.match(/^: keepalive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('the concurrency cap', () => {
+  it('lets exactly N invokes in and answers the rest 429 with Retry-After and the exact body', async () => {
+    const { server } = createSandboxd({ token: 't', workspace, graceMs: 200, maxConcurrentInvokes: 1 });
+    const capped = join(dir, 'capped.sock');
+    await new Promise<void>((resolve) => server.listen(capped, resolve));
+    const c = new SandboxdClient({ address: `unix:${capped}`, token: 't' });
+    try {
+      await c.setMaxConcurrentInvokes(2);
+      const gate = join(dir, 'gate');
+      const attempts = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          c.run({ ...sh(`while [ ! -e ${gate} ]; do sleep 0.02; done`), kind: 'invoke' }),
+        ),
+      );
+      const accepted = attempts.filter((r) => r.status === 200);
+      const refused = attempts.filter((r) => r.status === 429);
+      expect(accepted).toHaveLength(2);
+      expect(refused).toHaveLength(3);
+      for (const r of refused) {
+        expect(r.headers['retry-after']).toBe('5');
+        expect(r.body).toEqual({
+          error: 'concurrency_exceeded',
+          limit: 2,
+          inflight: 2,
+          message:
+            'this sandbox runs at most 2 concurrent invokes and 2 are in flight; retry after 5 seconds',
+        });
+      }
+      expect((await c.run({ ...sh('true'), kind: 'exec' })).status).toBe(200); // exec is not capped
+      await writeFile(gate, '');
+      for (const r of accepted) expect((await collect(r.events)).exit.reason).toBe('completed');
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
+describe('files', () => {
+  const file = (path: string, content: Buffer | string) => ({ path, content: Buffer.from(content) });
+
+  it('writes a batch atomically with parents created and modes kept', async () => {
+    const res = await client.writeFiles([
+      file(`${workspace}/a/b/c.txt`, 'hello'),
+      { ...file(`${workspace}/run.sh`, '#!/bin/sh\necho ok\n'), mode: 0o755 },
+    ]);
+    expect(res).toEqual({ status: 200, body: { written: 2 } });
+    expect(await readFile(join(workspace, 'a/b/c.txt'), 'utf8')).toBe('hello');
+    expect((await run(sh(`${workspace}/run.sh`))).stdout).toBe('ok\n');
+  });
+
+  it.each([
+    ['a path climbing out with ..', () => `${workspace}/../escaped.txt`],
+    ['an absolute path outside the root', () => join(dir, 'outside.txt')],
+    ['a relative path', () => 'relative.txt'],
+    ['a symlink that escapes', () => `${workspace}/link/escaped.txt`],
+  ])('refuses %s and writes nothing', async (_name, path) => {
+    await mkdir(join(dir, 'elsewhere'), { recursive: true });
+    await symlink(join(dir, 'elsewhere'), join(workspace, 'link')).catch(() => undefined);
+    const before = await readdir(workspace);
+    const res = await client.writeFiles([file(`${workspace}/ok-first.txt`, 'x'), file(path(), 'pwned')]);
+    expect(res.status).toBe(400);
+    expect(res.body).toMatchObject({ error: 'path_refused' });
+    expect(await readdir(workspace)).toEqual(before);
+    expect(await readdir(join(dir, 'elsewhere'))).toEqual([]);
+    expect(existsSync(join(dir, 'escaped.txt')) || existsSync(join(dir, 'outside.txt'))).toBe(false);
+  });
+
+  it('accepts 200 files and refuses 201, writing none of them', async () => {
+    const many = (n: number, prefix: string) =>
+      Array.from({ length: n }, (_, i) => file(`${workspace}/${prefix}/${i}`, 'x'));
+    expect((await client.writeFiles(many(200, 'two-hundred'))).status).toBe(200);
+    const refused = await client.writeFiles(many(201, 'two-hundred-one'));
+    expect(refused.status).toBe(413);
+    expect(refused.body).toMatchObject({ error: 'files_refused', codes: ['configure_too_many_files'] });
+    expect(existsSync(join(workspace, 'two-hundred-one'))).toBe(false);
+  });
+
+  it('accepts 32 MiB and refuses 32 MiB + 1 byte', async () => {
+    const MiB = 1024 * 1024;
+    expect((await client.writeFiles([file(`${workspace}/big`, Buffer.alloc(32 * MiB, 1))])).status).toBe(200);
+    const refused = await client.writeFiles([file(`${workspace}/too-big`, Buffer.alloc(32 * MiB + 1, 1))]);
+    expect(refused.status).toBe(413);
+    expect(refused.body).toMatchObject({ codes: ['configure_file_too_large'] });
+    expect(existsSync(join(workspace, 'too-big'))).toBe(false);
+  });
+});
