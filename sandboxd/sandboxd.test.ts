@@ -182,7 +182,7 @@ describe('runs', () => {
     const iterator = res.events[Symbol.asyncIterator]();
     for (;;) {
       const next = await iterator.next();
-      if (next.done || (next.value).event === 'log') break;
+      if (next.done || next.value.event === 'log') break;
     }
     abort.abort();
     await waitFor(() => existsSync(marker));
