@@ -52,6 +52,10 @@ test-integration: deps kube
 
 test: deps kube typecheck lint format-check check-generated test-unit test-integration
 
+# sandboxd as one self-contained executable (Node SEA), the file sandbox images receive.
+sandboxd-binary: node_modules/.stamp
+	bash hack/sea/build.sh dist
+
 dev:
 	@echo "make dev arrives with devnode (issue 4); until then there is nothing to run." >&2
 	@exit 1

@@ -37,12 +37,14 @@ export async function main(argv: string[]): Promise<number> {
   const config = parseConfig(Config, raw, 'sandboxd');
   if (!config) return 2;
   const token = config.token ?? (await readFile(config['token-file']!, 'utf8')).trim();
+  const baseEnv = runEnvironment(process.env);
   const { server, runs } = createSandboxd({
     token,
     workspace: config.workspace,
     graceMs: config['grace-seconds'] * 1000,
     keepaliveMs: config['keepalive-seconds'] * 1000,
     maxConcurrentInvokes: config['max-concurrent-invokes'],
+    baseEnv,
   });
   const listen = config.listen;
   if (listen.startsWith('unix:')) {
@@ -56,7 +58,7 @@ export async function main(argv: string[]): Promise<number> {
     );
   }
   process.stderr.write(`sandboxd listening on ${listen}\n`);
-  const template = startTemplateProcess(command, { cwd: config.workspace });
+  const template = startTemplateProcess(command, { cwd: config.workspace, env: baseEnv });
 
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
@@ -66,4 +68,11 @@ export async function main(argv: string[]): Promise<number> {
   server.close();
   await Promise.all([runs.shutdown(), stopProcess(template, config['grace-seconds'] * 1000)]);
   return 0;
+}
+
+/** The container's environment for runs: sandboxd's own settings (the token) stay out. */
+export function runEnvironment(env: NodeJS.ProcessEnv): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(env)) if (v !== undefined && !k.startsWith('SANDBOXD_')) out[k] = v;
+  return out;
 }

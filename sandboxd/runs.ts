@@ -21,10 +21,12 @@ interface Run {
 export class RunRegistry {
   readonly #runs = new Map<string, Run>();
   readonly #graceMs: number;
+  readonly #baseEnv: Record<string, string>;
   maxConcurrentInvokes: number;
 
-  constructor(opts: { graceMs: number; maxConcurrentInvokes: number }) {
+  constructor(opts: { graceMs: number; maxConcurrentInvokes: number; baseEnv?: Record<string, string> }) {
     this.#graceMs = opts.graceMs;
+    this.#baseEnv = opts.baseEnv ?? {};
     this.maxConcurrentInvokes = opts.maxConcurrentInvokes;
   }
 
@@ -51,7 +53,8 @@ export class RunRegistry {
     const startedAt = Date.now();
     const child = spawn(spec.argv[0]!, spec.argv.slice(1), {
       cwd: spec.cwd,
-      env: spec.env,
+      // The sandbox's own environment (template env, credentials) under the run's.
+      env: { ...this.#baseEnv, ...spec.env },
       detached: true, // its own process group, so signals reach everything it starts
       stdio: ['pipe', 'pipe', 'pipe'],
     });

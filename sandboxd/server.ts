@@ -15,6 +15,8 @@ export interface SandboxdOptions {
   keepaliveMs?: number;
   graceMs?: number;
   maxConcurrentInvokes?: number;
+  /** Environment every run starts from (the container's, without sandboxd's own settings). */
+  baseEnv?: Record<string, string>;
 }
 
 /**
@@ -26,6 +28,7 @@ export function createSandboxd(opts: SandboxdOptions): { server: Server; runs: R
   const runs = new RunRegistry({
     graceMs: opts.graceMs ?? 10_000,
     maxConcurrentInvokes: opts.maxConcurrentInvokes ?? 1,
+    baseEnv: opts.baseEnv,
   });
   const keepaliveMs = opts.keepaliveMs ?? 15_000;
 

@@ -6,9 +6,17 @@ import { spawn, type ChildProcess } from 'node:child_process';
  * `shareProcessNamespace`) or by bubblewrap's init on devnode: Node cannot wait() for
  * processes it did not start.
  */
-export function startTemplateProcess(argv: string[], opts: { cwd: string }): ChildProcess | undefined {
+export function startTemplateProcess(
+  argv: string[],
+  opts: { cwd: string; env?: Record<string, string> },
+): ChildProcess | undefined {
   if (argv.length === 0) return undefined;
-  const child = spawn(argv[0]!, argv.slice(1), { cwd: opts.cwd, stdio: 'inherit', detached: true });
+  const child = spawn(argv[0]!, argv.slice(1), {
+    cwd: opts.cwd,
+    env: opts.env,
+    stdio: 'inherit',
+    detached: true,
+  });
   child.on('error', (err) => process.stderr.write(`sandboxd: template command ${argv[0]}: ${err.message}\n`));
   return child;
 }
