@@ -2,3 +2,4 @@
 export * from './quota/index.ts';
 export * from './governance/index.ts';
 export * from './sandboxd/index.ts';
+export * from './controller/index.ts';

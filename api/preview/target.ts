@@ -1,8 +1,5 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { forwardedServiceName } from '../../core/index.ts';
-
-/** Annotation devnode writes on a Service: `<servicePort>=127.0.0.1:<hostPort>,…`. */
-const HOST_ADDRESS = 'devnode.svc.io/host-address';
+import { Annotations, forwardedServiceName } from '../../core/index.ts';
 
 /**
  * Where the preview proxy sends a forwarded port's traffic: the port's Service by its
@@ -22,7 +19,7 @@ export class PreviewTargets {
     const hit = this.#cache.get(key);
     if (hit && Date.now() - hit.at < 5_000) return hit.base;
     const service = await this.#core.readNamespacedService({ name, namespace });
-    const recorded = parseHostAddress(service.metadata?.annotations?.[HOST_ADDRESS] ?? '', port);
+    const recorded = parseHostAddress(service.metadata?.annotations?.[Annotations.hostAddress] ?? '', port);
     const base = recorded ? `http://${recorded}` : `http://${name}.${namespace}.svc.cluster.local:${port}`;
     this.#cache.set(key, { at: Date.now(), base });
     return base;

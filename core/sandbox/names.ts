@@ -21,3 +21,6 @@ export const previewHost = (sandbox: string, port: number, previewDomain: string
 /** `https://sandbox-<sandbox>-<port>.<preview_domain>/` */
 export const previewUrl = (sandbox: string, port: number, previewDomain: string) =>
   `https://${previewHost(sandbox, port, previewDomain)}/`;
+
+/** Secret holding the sandbox's sandboxd token (key `token`). */
+export const sandboxdSecretName = (sandbox: string) => `${sandbox}-sandboxd`;

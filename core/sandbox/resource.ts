@@ -39,11 +39,27 @@ export const Annotations = {
   lastActivity: 'svc.io/last-activity',
   /** Source sandbox of a clone, copied by the operator into `status.clonedFrom`. */
   clonedFrom: 'svc.io/cloned-from',
-  /** Host address of sandboxd on devnode (`127.0.0.1:<port>`), where a Pod IP is unreachable. */
+  /** Address of sandboxd on devnode (`unix:/path`), where a Pod IP is unreachable. */
   sandboxdAddress: 'devnode.svc.io/sandboxd-address',
+  /** On a Service, devnode's host addresses of its ports: `<port>=127.0.0.1:<hostPort>,…`. */
+  hostAddress: 'devnode.svc.io/host-address',
 } as const;
 
 export const Labels = {
   sandbox: 'svc.io/sandbox',
   mode: 'svc.io/mode',
+} as const;
+
+/** The sandbox Pod's contract between the operator, devnode and the API. */
+export const SandboxPod = {
+  /** Init container that copies the sandboxd executable into `binDir`. */
+  installContainer: 'install-sandboxd',
+  /** Main container: sandboxd, which starts the template's command. */
+  container: 'sandbox',
+  binDir: '/opt/svc',
+  tokenDir: '/var/run/svc',
+  /** sandboxd's port inside the Pod. */
+  port: 9000,
+  /** Key of the token in the `<sandbox>-sandboxd` Secret. */
+  tokenKey: 'token',
 } as const;

@@ -1,6 +1,6 @@
 import { request, type IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
-import type { Readable } from 'node:stream';
+import type { Duplex, Readable } from 'node:stream';
 import { SseParser, type RunSpecInput, type SseMessage } from '../../core/index.ts';
 
 export interface SandboxdAddress {
@@ -95,6 +95,31 @@ export class SandboxdClient {
     const res = await this.#send('GET', '/healthz', (req) => req.end());
     await readJson(res);
     return res.statusCode === 200;
+  }
+
+  /**
+   * Opens sandboxd's port tunnel: a stream joined to 127.0.0.1:`port` inside the sandbox.
+   * Rejects with sandboxd's answer when nothing listens there.
+   */
+  tunnel(port: number): Promise<Duplex> {
+    return new Promise((resolve, reject) => {
+      const req = request({
+        ...this.#target,
+        method: 'GET',
+        path: `/tunnel/${port}`,
+        headers: { authorization: this.#auth, connection: 'Upgrade', upgrade: 'tcp' },
+      });
+      req.on('upgrade', (_res, socket, head) => {
+        if (head.length > 0) socket.unshift(head);
+        resolve(socket);
+      });
+      req.on('response', (res) => {
+        res.resume();
+        reject(new Error(`sandboxd refused the tunnel to port ${port}: ${res.statusCode}`));
+      });
+      req.on('error', reject);
+      req.end();
+    });
   }
 
   #send(

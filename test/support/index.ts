@@ -5,3 +5,5 @@ export type { RawResponse } from './raw.ts';
 export { OidcIssuer } from './oidc-issuer.ts';
 export { startTestApi } from './api.ts';
 export type { TestApi } from './api.ts';
+export { useDevnode } from './devnode.ts';
+export type { TestDevnode } from './devnode.ts';

@@ -1,0 +1,134 @@
+// The one door of devnode: `startDevnode` plays node, scheduler, kubelet, kube-proxy,
+// provisioner and snapshotter for one machine.
+import { mkdir } from 'node:fs/promises';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+  type V1Service,
+} from '@kubernetes/client-node';
+import { Informer, WorkQueue, keyOf } from '../kube/index.ts';
+import { registerNode } from './node/node.ts';
+import { layout, type DevnodeOptions } from './options.ts';
+import { PodRuntime } from './pods/runtime.ts';
+import { ServiceProxy } from './services/proxy.ts';
+import { SNAPSHOT_GROUP, SNAPSHOT_VERSION, ensureClasses } from './storage/classes.ts';
+import { Provisioner } from './storage/provisioner.ts';
+import { ReadersInFlight } from './storage/readers.ts';
+import { Snapshotter } from './storage/snapshotter.ts';
+
+export type { DevnodeOptions } from './options.ts';
+export { bwrapArgs } from './pods/bwrap.ts';
+export { sandboxdLauncher } from './launcher.ts';
+
+export interface RunningDevnode {
+  stop(): Promise<void>;
+}
+
+export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
+  const { kc, logger, namespace: ns } = o;
+  const paths = layout(o.dataDir);
+  await mkdir(o.dataDir, { recursive: true });
+  const core = kc.makeApiClient(CoreV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const node = await registerNode({ kc, name: o.nodeName, logger });
+  const { snapshots: withSnapshots } = await ensureClasses(kc);
+
+  const path = (plural: string) => (ns ? `/api/v1/namespaces/${ns}/${plural}` : `/api/v1/${plural}`);
+  const pods = new Informer<V1Pod>({
+    kc,
+    logger,
+    path: path('pods'),
+    list: () => (ns ? core.listNamespacedPod({ namespace: ns }) : core.listPodForAllNamespaces()),
+  });
+  const claims = new Informer<V1PersistentVolumeClaim>({
+    kc,
+    logger,
+    path: path('persistentvolumeclaims'),
+    list: () =>
+      ns
+        ? core.listNamespacedPersistentVolumeClaim({ namespace: ns })
+        : core.listPersistentVolumeClaimForAllNamespaces(),
+  });
+  const services = new Informer<V1Service>({
+    kc,
+    logger,
+    path: path('services'),
+    list: () => (ns ? core.listNamespacedService({ namespace: ns }) : core.listServiceForAllNamespaces()),
+  });
+
+  const runtime = new PodRuntime({
+    kc,
+    logger,
+    layout: paths,
+    nodeName: o.nodeName,
+    pods,
+    claims,
+    sandboxdCommand: o.sandboxdCommand,
+  });
+  const readers = new ReadersInFlight();
+  const provisioner = new Provisioner({
+    kc,
+    logger,
+    layout: paths,
+    claims,
+    readers,
+    claimInUse: (n, c) => runtime.claimInUse(n, c),
+  });
+  const proxy = new ServiceProxy({ kc, logger, services, sandboxes: () => runtime.sandboxes() });
+  const podQueue = new WorkQueue(runtime.reconcile, logger);
+  const claimQueue = new WorkQueue(provisioner.reconcile, logger);
+  const serviceQueue = new WorkQueue(proxy.reconcile, logger);
+  pods.onChange((p) => podQueue.add(keyOf(p)));
+  claims.onChange((c) => {
+    claimQueue.add(keyOf(c));
+    // A claim that binds releases the Pods waiting for it.
+    for (const p of pods.list(c.metadata?.namespace)) if (!p.spec?.nodeName) podQueue.add(keyOf(p));
+  });
+  services.onChange((s) => serviceQueue.add(keyOf(s)));
+  const informers: Informer<KubernetesObject>[] = [pods, claims, services] as never;
+  const queues = [podQueue, claimQueue, serviceQueue];
+
+  if (withSnapshots) {
+    const snapshots = new Informer<KubernetesObject>({
+      kc,
+      logger,
+      path: ns
+        ? `/apis/${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}/namespaces/${ns}/volumesnapshots`
+        : `/apis/${SNAPSHOT_GROUP}/${SNAPSHOT_VERSION}/volumesnapshots`,
+      list: async () =>
+        (ns
+          ? await custom.listNamespacedCustomObject({
+              group: SNAPSHOT_GROUP,
+              version: SNAPSHOT_VERSION,
+              namespace: ns,
+              plural: 'volumesnapshots',
+            })
+          : await custom.listClusterCustomObject({
+              group: SNAPSHOT_GROUP,
+              version: SNAPSHOT_VERSION,
+              plural: 'volumesnapshots',
+            })) as KubernetesListObject<KubernetesObject>,
+    });
+    const snapshotter = new Snapshotter({ kc, logger, layout: paths, snapshots, readers });
+    const snapshotQueue = new WorkQueue(snapshotter.reconcile, logger);
+    snapshots.onChange((s) => snapshotQueue.add(keyOf(s)));
+    informers.push(snapshots);
+    queues.push(snapshotQueue);
+  }
+  await Promise.all(informers.map((i) => i.start()));
+  logger.info({ node: o.nodeName, namespace: ns ?? '(all)', snapshots: withSnapshots }, 'devnode started');
+
+  return {
+    async stop() {
+      await Promise.all(queues.map((q) => q.stop()));
+      await Promise.all(informers.map((i) => i.stop()));
+      proxy.stop();
+      await runtime.stop();
+      await node.stop();
+    },
+  };
+}
