@@ -7,6 +7,8 @@ const commands: Record<string, () => Promise<{ main: (argv: string[]) => Promise
   api: () => import('./api.ts'),
   webhook: () => import('./webhook.ts'),
   sandboxd: () => import('./sandboxd.ts'),
+  operator: () => import('./operator.ts'),
+  devnode: () => import('./devnode.ts'),
 };
 
 async function run(argv: string[]): Promise<number> {

@@ -1,0 +1,64 @@
+// `svc operator`: the Sandbox controller. One replica leads (a Lease in the service's
+// namespace); the others wait to take over.
+import { hostname } from 'node:os';
+import { pino } from 'pino';
+import { z } from 'zod';
+import { startOperator } from '../operator/index.ts';
+import { loadKubeConfig, parseConfig, rawConfig } from './config.ts';
+
+const Config = z.object({
+  kubeconfig: z.string().optional(),
+  'service-namespace': z.string().default('svc-system'),
+  /** Watch one namespace only (empty: all). */
+  'watch-namespace': z.string().optional(),
+  identity: z.string().default(process.env.POD_NAME ?? hostname()),
+  'sandboxd-image': z.string().default('ghcr.io/svc-dev/svc:latest'),
+  'sandboxd-path': z.string().default('/usr/local/bin/sandboxd'),
+  'networking.previewDomain': z.string().optional(),
+  'networking.portForwardIngressClass': z.string().default('nginx'),
+  'networking.ingressNamespace': z.string().optional(),
+  'api-pod-labels': z
+    .string()
+    .default('app.kubernetes.io/name=svc,app.kubernetes.io/component=api')
+    .transform((s) => Object.fromEntries(s.split(',').map((kv) => kv.split('=', 2) as [string, string]))),
+  'snapshot-wait-seconds': z.coerce.number().int().positive().default(300),
+  'max-restarts': z.coerce.number().int().positive().default(5),
+  'lease-duration-seconds': z.coerce.number().int().positive().default(15),
+  'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+});
+
+export async function main(argv: string[]): Promise<number> {
+  const config = parseConfig(Config, rawConfig(argv, Object.keys(Config.shape)), 'operator');
+  if (!config) return 2;
+  const logger = pino({ level: config['log-level'], base: { component: 'operator' } });
+  const lost = new AbortController();
+  const operator = await startOperator({
+    kc: loadKubeConfig(config.kubeconfig),
+    logger,
+    namespace: config['watch-namespace'] || undefined,
+    leaseNamespace: config['service-namespace'],
+    identity: config.identity,
+    leaseDurationSeconds: config['lease-duration-seconds'],
+    onLostLeadership: () => lost.abort(),
+    settings: {
+      sandboxdImage: config['sandboxd-image'],
+      sandboxdPath: config['sandboxd-path'],
+      previewDomain: config['networking.previewDomain'] || undefined,
+      ingressClass: config['networking.portForwardIngressClass'],
+      ingressNamespace: config['networking.ingressNamespace'],
+      apiNamespace: config['service-namespace'],
+      apiPodLabels: config['api-pod-labels'],
+      snapshotWaitSeconds: config['snapshot-wait-seconds'],
+      maxRestarts: config['max-restarts'],
+    },
+  });
+  const reason = await new Promise<string>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+    process.once('SIGINT', () => resolve('SIGINT'));
+    lost.signal.addEventListener('abort', () => resolve('lost leadership'));
+  });
+  logger.info({ reason }, 'operator stopping');
+  await operator.stop();
+  // Losing the Lease ends the process, so a supervisor restarts it as a fresh candidate.
+  return reason === 'lost leadership' ? 1 : 0;
+}

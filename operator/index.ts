@@ -1,0 +1,133 @@
+// The one door of the operator: `startOperator` runs the Sandbox controller.
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { GROUP, Labels, VERSION } from '../core/index.ts';
+import { Informer, LeaderElector, WorkQueue, keyOf } from '../kube/index.ts';
+import { SandboxReconciler } from './reconciler.ts';
+import type { OperatorSettings } from './settings.ts';
+
+export type { OperatorSettings } from './settings.ts';
+export { FINALIZER } from './reconciler.ts';
+export * as manifests from './manifests.ts';
+
+export interface OperatorOptions {
+  kc: KubeConfig;
+  logger: Logger;
+  settings: OperatorSettings;
+  /** Watch one namespace only; every namespace when unset. */
+  namespace?: string;
+  /** Where the leader-election Lease lives. */
+  leaseNamespace: string;
+  /** This replica's name in the Lease (the Pod name in a cluster). */
+  identity: string;
+  leaseDurationSeconds?: number;
+  /** Called when leadership is lost: the process should exit, as controller-runtime's managers do. */
+  onLostLeadership?: () => void;
+}
+
+export interface RunningOperator {
+  stop(): Promise<void>;
+}
+
+/**
+ * Waits to lead, then fills the caches and reconciles every Sandbox, and again on every
+ * change of a Sandbox or of a Pod or claim it owns.
+ */
+export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
+  const custom = o.kc.makeApiClient(CustomObjectsApi);
+  const core = o.kc.makeApiClient(CoreV1Api);
+  const ns = o.namespace;
+  const elector = new LeaderElector({
+    kc: o.kc,
+    logger: o.logger,
+    namespace: o.leaseNamespace,
+    name: 'svc-operator',
+    identity: o.identity,
+    leaseDurationSeconds: o.leaseDurationSeconds,
+  });
+  let stopping = false;
+  const stopAll: (() => Promise<void>)[] = [];
+  const stop = async () => {
+    stopping = true;
+    elector.stop();
+    for (const s of stopAll.reverse()) await s();
+  };
+  await elector.run(() => {
+    if (!stopping) void stop().then(() => o.onLostLeadership?.());
+  });
+
+  const base = `/apis/${GROUP}/${VERSION}`;
+  const sandboxes = new Informer<KubernetesObject>({
+    kc: o.kc,
+    logger: o.logger,
+    path: ns ? `${base}/namespaces/${ns}/sandboxes` : `${base}/sandboxes`,
+    list: async () =>
+      (ns
+        ? await custom.listNamespacedCustomObject({
+            group: GROUP,
+            version: VERSION,
+            namespace: ns,
+            plural: 'sandboxes',
+          })
+        : await custom.listClusterCustomObject({
+            group: GROUP,
+            version: VERSION,
+            plural: 'sandboxes',
+          })) as KubernetesListObject<KubernetesObject>,
+  });
+  const labelSelector = Labels.sandbox;
+  const pods = new Informer<V1Pod>({
+    kc: o.kc,
+    logger: o.logger,
+    labelSelector,
+    path: ns ? `/api/v1/namespaces/${ns}/pods` : '/api/v1/pods',
+    list: () =>
+      ns
+        ? core.listNamespacedPod({ namespace: ns, labelSelector })
+        : core.listPodForAllNamespaces({ labelSelector }),
+  });
+  const claims = new Informer<V1PersistentVolumeClaim>({
+    kc: o.kc,
+    logger: o.logger,
+    labelSelector,
+    path: ns ? `/api/v1/namespaces/${ns}/persistentvolumeclaims` : '/api/v1/persistentvolumeclaims',
+    list: () =>
+      ns
+        ? core.listNamespacedPersistentVolumeClaim({ namespace: ns, labelSelector })
+        : core.listPersistentVolumeClaimForAllNamespaces({ labelSelector }),
+  });
+  const reconciler = new SandboxReconciler({
+    kc: o.kc,
+    logger: o.logger,
+    settings: o.settings,
+    sandboxes,
+    pods,
+    claims,
+  });
+  const queue = new WorkQueue(reconciler.reconcile, o.logger);
+  sandboxes.onChange((s) => queue.add(keyOf(s)));
+  const owner = (obj: KubernetesObject) => {
+    const sandbox = obj.metadata?.labels?.[Labels.sandbox];
+    if (sandbox && obj.metadata?.namespace) queue.add(`${obj.metadata.namespace}/${sandbox}`);
+  };
+  pods.onChange(owner);
+  claims.onChange(owner);
+  stopAll.push(
+    () => sandboxes.stop(),
+    () => pods.stop(),
+    () => claims.stop(),
+    () => queue.stop(),
+  );
+  await Promise.all([pods.start(), claims.start()]);
+  await sandboxes.start();
+  o.logger.info({ namespace: ns ?? '(all)' }, 'operator started');
+  return { stop };
+}

@@ -1,0 +1,563 @@
+import { randomBytes } from 'node:crypto';
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  NetworkingV1Api,
+  type KubeConfig,
+  type KubernetesObject,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import {
+  Annotations,
+  GROUP,
+  Labels,
+  VERSION,
+  durationMs,
+  forwardedServiceName,
+  internalUrl,
+  previewUrl,
+  sandboxdSecretName,
+  workspaceClaimName,
+  type Condition,
+  type ForwardedPort,
+  type Sandbox,
+  type SandboxPhase,
+  type SandboxStatus,
+  type SandboxTemplate,
+  type SandboxTemplateSpec,
+} from '../core/index.ts';
+import { ignoring, isStatus, mergePatch, setCondition, splitKey, type Informer } from '../kube/index.ts';
+import {
+  networkPolicy,
+  portIngress,
+  portService,
+  sandboxPod,
+  tokenSecret,
+  workspaceClaim,
+} from './manifests.ts';
+import type { OperatorSettings } from './settings.ts';
+
+export const FINALIZER = 'svc.io/finalizer';
+const SNAPSHOTS = { group: 'snapshot.storage.k8s.io', version: 'v1', plural: 'volumesnapshots' };
+
+/** What one pass decided: the phase, why, and when to look again. */
+interface Outcome {
+  phase: SandboxPhase;
+  message: string;
+  conditions: { type: string; ok: boolean; reason: string; message: string }[];
+  requeueMs?: number;
+  forwardedPorts?: ForwardedPort[];
+  podName?: string;
+}
+
+export interface ReconcilerDeps {
+  kc: KubeConfig;
+  logger: Logger;
+  settings: OperatorSettings;
+  sandboxes: Informer<KubernetesObject>;
+  pods: Informer<V1Pod>;
+  claims: Informer<V1PersistentVolumeClaim>;
+  now?: () => Date;
+}
+
+/**
+ * One Sandbox's reconcile: from its spec and template to its PVC, token Secret, Pod,
+ * NetworkPolicy and port Services, then its status. Every step is idempotent (create when
+ * missing, 409 means done), so a restart mid-way never duplicates anything.
+ */
+export class SandboxReconciler {
+  readonly #d: ReconcilerDeps;
+  readonly #core: CoreV1Api;
+  readonly #net: NetworkingV1Api;
+  readonly #custom: CustomObjectsApi;
+  readonly #now: () => Date;
+
+  constructor(deps: ReconcilerDeps) {
+    this.#d = deps;
+    this.#core = deps.kc.makeApiClient(CoreV1Api);
+    this.#net = deps.kc.makeApiClient(NetworkingV1Api);
+    this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  reconcile = async (key: string): Promise<number | void> => {
+    const { namespace, name } = splitKey(key);
+    const sandbox = this.#d.sandboxes.get(name, namespace) as unknown as Sandbox | undefined;
+    if (!sandbox) return;
+    if (sandbox.metadata.deletionTimestamp) return this.#finalize(sandbox);
+    if (!sandbox.metadata.finalizers?.includes(FINALIZER)) {
+      await this.#patchSandbox(sandbox, {
+        metadata: {
+          finalizers: [...(sandbox.metadata.finalizers ?? []), FINALIZER],
+          resourceVersion: sandbox.metadata.resourceVersion,
+        },
+      });
+      return; // the update comes back through the watch
+    }
+    const outcome = await this.#converge(sandbox);
+    await this.#writeStatus(sandbox, outcome);
+    return outcome.requeueMs;
+  };
+
+  async #converge(sandbox: Sandbox): Promise<Outcome> {
+    const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+    const ref = sandbox.spec.templateRef;
+    const template = await this.#template(namespace, ref.kind, ref.name);
+    if (!template) {
+      const message = `${ref.kind} "${ref.name}" not found`;
+      return {
+        phase: 'Error',
+        message,
+        conditions: [{ type: 'TemplateResolved', ok: false, reason: 'TemplateNotFound', message }],
+        requeueMs: 5000, // templates are not watched: look again until it appears
+      };
+    }
+    const resolved = {
+      type: 'TemplateResolved',
+      ok: true,
+      reason: 'Resolved',
+      message: `${ref.kind}/${ref.name}`,
+    };
+
+    await this.#ensure(
+      () => this.#core.readNamespacedSecret({ name: sandboxdSecretName(name), namespace }),
+      () =>
+        this.#core.createNamespacedSecret({
+          namespace,
+          body: tokenSecret(sandbox, randomBytes(32).toString('hex')),
+        }),
+    );
+
+    const volume = await this.#ensureClaim(sandbox, template);
+    if (volume.error) {
+      return {
+        phase: 'Error',
+        message: volume.error,
+        conditions: [
+          resolved,
+          { type: 'VolumeReady', ok: false, reason: 'SnapshotUnavailable', message: volume.error },
+        ],
+      };
+    }
+
+    const policy = networkPolicy(sandbox, template, this.#d.settings);
+    await this.#ensure(
+      () => this.#net.readNamespacedNetworkPolicy({ name: policy.metadata!.name!, namespace }),
+      () => this.#net.createNamespacedNetworkPolicy({ namespace, body: policy }),
+      () =>
+        this.#net.replaceNamespacedNetworkPolicy({ name: policy.metadata!.name!, namespace, body: policy }),
+    );
+    const forwardedPorts = await this.#ensurePorts(sandbox);
+
+    const stop = this.#expired(sandbox, template);
+    if (stop) {
+      await this.#patchSandbox(sandbox, { spec: { stopped: true } });
+      await this.#event(sandbox, 'Normal', stop.reason, stop.message);
+      return {
+        phase: 'Stopped',
+        message: stop.message,
+        forwardedPorts,
+        conditions: [resolved, stop.condition],
+      };
+    }
+
+    const pod = this.#d.pods.get(name, namespace);
+    const volumeCondition = {
+      type: 'VolumeReady',
+      ok: volume.bound,
+      reason: volume.bound ? 'Bound' : volume.hydrating ? 'Hydrating' : 'Pending',
+      message: volume.bound
+        ? `claim ${workspaceClaimName(name)} is bound`
+        : volume.hydrating
+          ? `hydrating the workspace from VolumeSnapshot "${sandbox.spec.cloneFromSnapshot}"`
+          : `waiting for claim ${workspaceClaimName(name)} to bind`,
+    };
+
+    if (sandbox.spec.stopped) {
+      if (pod && !pod.metadata?.deletionTimestamp) await this.#deletePod(namespace, name);
+      const gone = !pod;
+      const reason = sandbox.status?.conditions?.find((c) => c.type === 'Stopped' && c.status === 'True');
+      return {
+        phase: gone ? 'Stopped' : (sandbox.status?.phase ?? 'Creating'),
+        message: gone ? (reason?.message ?? 'stopped') : 'stopping: waiting for the Pod to terminate',
+        forwardedPorts,
+        conditions: [
+          resolved,
+          volumeCondition,
+          { type: 'Ready', ok: false, reason: 'Stopped', message: 'the sandbox is stopped' },
+          ...(reason
+            ? []
+            : [{ type: 'Stopped', ok: true, reason: 'StopRequested', message: 'spec.stopped is true' }]),
+        ],
+      };
+    }
+
+    const waiting = (message: string): Outcome => ({
+      phase: 'Creating',
+      message,
+      forwardedPorts,
+      podName: name,
+      conditions: [
+        resolved,
+        volumeCondition,
+        { type: 'Ready', ok: false, reason: 'PodNotReady', message },
+        { type: 'Stopped', ok: false, reason: 'Running', message: '' },
+      ],
+    });
+    if (volume.waitMs) return { ...waiting(volumeCondition.message), requeueMs: volume.waitMs };
+    if (!pod) {
+      await ignoring([409], () =>
+        this.#core.createNamespacedPod({ namespace, body: sandboxPod(sandbox, template, this.#d.settings) }),
+      );
+    }
+    if (!pod || pod.metadata?.deletionTimestamp) return waiting('creating the sandbox Pod');
+    if (!volume.bound) return { ...waiting(volumeCondition.message), requeueMs: volume.waitMs };
+
+    const failing = podFailure(pod, this.#d.settings.maxRestarts);
+    if (failing) {
+      return {
+        phase: 'Error',
+        message: failing,
+        forwardedPorts,
+        podName: name,
+        conditions: [
+          resolved,
+          volumeCondition,
+          { type: 'Ready', ok: false, reason: 'PodFailing', message: failing },
+        ],
+        requeueMs: 10_000,
+      };
+    }
+    const ready = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
+    if (!ready) return waiting('waiting for the sandbox Pod to become ready');
+    return {
+      phase: 'Running',
+      message: 'the sandbox is running',
+      forwardedPorts,
+      podName: name,
+      conditions: [
+        resolved,
+        volumeCondition,
+        { type: 'Ready', ok: true, reason: 'PodReady', message: 'sandboxd answers' },
+        { type: 'Stopped', ok: false, reason: 'Running', message: '' },
+      ],
+      requeueMs: this.#nextExpiry(sandbox, template, pod),
+    };
+  }
+
+  /** The workspace claim: created when missing; for a clone, only once its snapshot is ready. */
+  async #ensureClaim(
+    sandbox: Sandbox,
+    template: SandboxTemplateSpec,
+  ): Promise<{ bound: boolean; hydrating?: boolean; error?: string; waitMs?: number }> {
+    const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+    const existing = this.#d.claims.get(workspaceClaimName(name), namespace);
+    const snapshotName = sandbox.spec.cloneFromSnapshot;
+    if (existing) return { bound: existing.status?.phase === 'Bound', hydrating: !!snapshotName };
+    let clone: { snapshot: string; storageClassName?: string } | undefined;
+    if (snapshotName) {
+      const snapshot = await this.#snapshot(namespace, snapshotName);
+      const waitedMs = this.#now().getTime() - Date.parse(String(sandbox.metadata.creationTimestamp));
+      if (!snapshot?.status?.readyToUse) {
+        if (waitedMs > this.#d.settings.snapshotWaitSeconds * 1000) {
+          return {
+            bound: false,
+            error: snapshot
+              ? `VolumeSnapshot "${snapshotName}" did not become ready within ${this.#d.settings.snapshotWaitSeconds}s`
+              : `VolumeSnapshot "${snapshotName}" not found in namespace ${namespace}`,
+          };
+        }
+        return { bound: false, hydrating: true, waitMs: 1000 };
+      }
+      const sourceClaim = snapshot.spec?.source?.persistentVolumeClaimName;
+      const source = sourceClaim
+        ? await this.#core
+            .readNamespacedPersistentVolumeClaim({ name: sourceClaim, namespace })
+            .catch(() => undefined)
+        : undefined;
+      clone = { snapshot: snapshotName, storageClassName: source?.spec?.storageClassName };
+    }
+    await ignoring([409], () =>
+      this.#core.createNamespacedPersistentVolumeClaim({
+        namespace,
+        body: workspaceClaim(sandbox, template, clone),
+      }),
+    );
+    return { bound: false, hydrating: !!clone };
+  }
+
+  async #ensurePorts(sandbox: Sandbox): Promise<ForwardedPort[]> {
+    const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+    const ports = sandbox.spec.ports ?? [];
+    const domain = this.#d.settings.previewDomain;
+    const labelSelector = `${Labels.sandbox}=${name}`;
+    const wanted = new Set(ports.map((p) => forwardedServiceName(name, p.port)));
+    for (const port of ports) {
+      const service = portService(sandbox, port);
+      await ignoring([409], () => this.#core.createNamespacedService({ namespace, body: service }));
+      if (domain) {
+        await ignoring([409], () =>
+          this.#net.createNamespacedIngress({
+            namespace,
+            body: portIngress(sandbox, port, this.#d.settings, domain),
+          }),
+        );
+      }
+    }
+    const services = await this.#core.listNamespacedService({ namespace, labelSelector });
+    for (const s of services.items) {
+      if (s.metadata?.name?.startsWith('pf-') && !wanted.has(s.metadata.name))
+        await ignoring([404], () =>
+          this.#core.deleteNamespacedService({ name: s.metadata!.name!, namespace }),
+        );
+    }
+    const ingresses = await this.#net.listNamespacedIngress({ namespace, labelSelector });
+    for (const i of ingresses.items) {
+      if (i.metadata?.name?.startsWith('pf-') && (!domain || !wanted.has(i.metadata.name)))
+        await ignoring([404], () =>
+          this.#net.deleteNamespacedIngress({ name: i.metadata!.name!, namespace }),
+        );
+    }
+    return ports.map((p) => ({
+      port: p.port,
+      protocol: p.protocol,
+      internalUrl: internalUrl(name, namespace, p.port),
+      ...(domain ? { previewUrl: previewUrl(name, p.port, domain) } : {}),
+    }));
+  }
+
+  /** `timeout` counts from the Pod's start (a resume starts a new lifetime); `idleTimeout` from the last API call. */
+  #expired(
+    sandbox: Sandbox,
+    template: SandboxTemplateSpec,
+  ): { reason: string; message: string; condition: Outcome['conditions'][number] } | undefined {
+    if (sandbox.spec.stopped) return undefined;
+    const pod = this.#d.pods.get(sandbox.metadata.name!, sandbox.metadata.namespace);
+    if (!pod?.metadata?.creationTimestamp) return undefined;
+    const now = this.#now().getTime();
+    const started = new Date(pod.metadata.creationTimestamp).getTime();
+    const timeout = sandbox.spec.timeout ?? template.timeout;
+    if (timeout && durationMs(timeout) > 0 && now - started >= durationMs(timeout)) {
+      const message = `stopped after its timeout of ${timeout}`;
+      return {
+        reason: 'TimeoutExceeded',
+        message,
+        condition: { type: 'Stopped', ok: true, reason: 'TimeoutExceeded', message },
+      };
+    }
+    const idle = sandbox.spec.idleTimeout ?? template.idleTimeout;
+    const activity = Math.max(
+      started,
+      Date.parse(sandbox.metadata.annotations?.[Annotations.lastActivity] ?? '') || 0,
+    );
+    if (idle && durationMs(idle) > 0 && now - activity >= durationMs(idle)) {
+      const message = `stopped after ${idle} without activity`;
+      return {
+        reason: 'IdleTimeoutExceeded',
+        message,
+        condition: { type: 'Stopped', ok: true, reason: 'IdleTimeoutExceeded', message },
+      };
+    }
+    return undefined;
+  }
+
+  #nextExpiry(sandbox: Sandbox, template: SandboxTemplateSpec, pod: V1Pod): number | undefined {
+    const now = this.#now().getTime();
+    const started = new Date(pod.metadata!.creationTimestamp!).getTime();
+    const at: number[] = [];
+    const timeout = sandbox.spec.timeout ?? template.timeout;
+    if (timeout && durationMs(timeout) > 0) at.push(started + durationMs(timeout));
+    const idle = sandbox.spec.idleTimeout ?? template.idleTimeout;
+    if (idle && durationMs(idle) > 0) {
+      const activity = Math.max(
+        started,
+        Date.parse(sandbox.metadata.annotations?.[Annotations.lastActivity] ?? '') || 0,
+      );
+      at.push(activity + durationMs(idle));
+    }
+    if (at.length === 0) return undefined;
+    return Math.max(100, Math.min(...at) - now + 50);
+  }
+
+  async #writeStatus(sandbox: Sandbox, o: Outcome): Promise<void> {
+    const now = this.#now();
+    const generation = sandbox.metadata.generation;
+    let conditions: Condition[] | undefined = sandbox.status?.conditions;
+    for (const c of o.conditions) {
+      conditions = setCondition(
+        conditions,
+        { type: c.type, status: c.ok ? 'True' : 'False', reason: c.reason, message: c.message },
+        generation,
+        now,
+      );
+    }
+    const clonedFrom = sandbox.status?.clonedFrom ?? sandbox.metadata.annotations?.[Annotations.clonedFrom];
+    const status: SandboxStatus = {
+      ...sandbox.status,
+      phase: o.phase,
+      message: o.message,
+      observedGeneration: generation,
+      conditions,
+      resolvedTemplate: `${sandbox.spec.templateRef.kind}/${sandbox.spec.templateRef.name}`,
+      forwardedPorts: o.forwardedPorts ?? sandbox.status?.forwardedPorts ?? [],
+      ...(o.podName ? { podName: o.podName } : {}),
+      ...(clonedFrom ? { clonedFrom } : {}),
+    };
+    if (JSON.stringify(status) === JSON.stringify(sandbox.status)) return;
+    if (o.phase !== sandbox.status?.phase) {
+      await this.#event(sandbox, o.phase === 'Error' ? 'Warning' : 'Normal', `Sandbox${o.phase}`, o.message);
+    }
+    await this.#custom.patchNamespacedCustomObjectStatus(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: 'sandboxes',
+        namespace: sandbox.metadata.namespace!,
+        name: sandbox.metadata.name!,
+        body: { status },
+      },
+      mergePatch,
+    );
+  }
+
+  /** Deletion: what the Sandbox owns goes (no garbage collector is assumed), then the finalizer. */
+  async #finalize(sandbox: Sandbox): Promise<void> {
+    if (!sandbox.metadata.finalizers?.includes(FINALIZER)) return;
+    const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+    const labelSelector = `${Labels.sandbox}=${name}`;
+    await this.#deletePod(namespace, name);
+    for (const s of (await this.#core.listNamespacedService({ namespace, labelSelector })).items)
+      await ignoring([404], () => this.#core.deleteNamespacedService({ name: s.metadata!.name!, namespace }));
+    for (const i of (await this.#net.listNamespacedIngress({ namespace, labelSelector })).items)
+      await ignoring([404], () => this.#net.deleteNamespacedIngress({ name: i.metadata!.name!, namespace }));
+    await ignoring([404], () =>
+      this.#net.deleteNamespacedNetworkPolicy({ name: `sandbox-${name}`, namespace }),
+    );
+    await ignoring([404], () =>
+      this.#core.deleteNamespacedSecret({ name: sandboxdSecretName(name), namespace }),
+    );
+    await ignoring([404], () =>
+      this.#core.deleteNamespacedPersistentVolumeClaim({ name: workspaceClaimName(name), namespace }),
+    );
+    await this.#patchSandbox(sandbox, {
+      metadata: {
+        finalizers: (sandbox.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),
+        resourceVersion: sandbox.metadata.resourceVersion,
+      },
+    });
+    this.#d.logger.info({ sandbox: `${namespace}/${name}` }, 'sandbox deleted');
+  }
+
+  async #deletePod(namespace: string, name: string): Promise<void> {
+    await ignoring([404], () => this.#core.deleteNamespacedPod({ name, namespace }));
+  }
+
+  async #patchSandbox(sandbox: Sandbox, body: object): Promise<void> {
+    await this.#custom.patchNamespacedCustomObject(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: 'sandboxes',
+        namespace: sandbox.metadata.namespace!,
+        name: sandbox.metadata.name!,
+        body,
+      },
+      mergePatch,
+    );
+  }
+
+  /** Reads an object; creates it when missing; replaces it when `update` is given. */
+  async #ensure(
+    read: () => Promise<unknown>,
+    create: () => Promise<unknown>,
+    update?: () => Promise<unknown>,
+  ) {
+    try {
+      await read();
+    } catch (err) {
+      if (!isStatus(err, 404)) throw err;
+      await ignoring([409], create);
+      return;
+    }
+    if (update) await update();
+  }
+
+  async #template(namespace: string, kind: string, name: string): Promise<SandboxTemplateSpec | undefined> {
+    try {
+      const t = (
+        kind === 'SandboxTemplate'
+          ? await this.#custom.getNamespacedCustomObject({
+              group: GROUP,
+              version: VERSION,
+              plural: 'sandboxtemplates',
+              namespace,
+              name,
+            })
+          : await this.#custom.getClusterCustomObject({
+              group: GROUP,
+              version: VERSION,
+              plural: 'clustersandboxtemplates',
+              name,
+            })
+      ) as SandboxTemplate;
+      return t.spec;
+    } catch (err) {
+      if (isStatus(err, 404)) return undefined;
+      throw err;
+    }
+  }
+
+  async #snapshot(
+    namespace: string,
+    name: string,
+  ): Promise<
+    | { spec?: { source?: { persistentVolumeClaimName?: string } }; status?: { readyToUse?: boolean } }
+    | undefined
+  > {
+    try {
+      return (await this.#custom.getNamespacedCustomObject({ ...SNAPSHOTS, namespace, name })) as never;
+    } catch (err) {
+      if (isStatus(err, 404)) return undefined;
+      throw err;
+    }
+  }
+
+  async #event(sandbox: Sandbox, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+    const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
+    const now = this.#now();
+    await this.#core
+      .createNamespacedEvent({
+        namespace,
+        body: {
+          metadata: { generateName: `${name}.`, namespace },
+          involvedObject: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Sandbox', name, namespace, uid },
+          reason,
+          message,
+          type,
+          source: { component: 'svc-operator' },
+          reportingComponent: 'svc-operator',
+          reportingInstance: 'svc-operator',
+          firstTimestamp: now,
+          lastTimestamp: now,
+          count: 1,
+        },
+      })
+      .catch((err: unknown) => this.#d.logger.warn({ err: (err as Error).message }, 'event not recorded'));
+  }
+}
+
+/** Why a Pod "keeps failing", or undefined while it is healthy enough. */
+function podFailure(pod: V1Pod, maxRestarts: number): string | undefined {
+  if (pod.status?.phase === 'Failed')
+    return `the sandbox Pod failed: ${pod.status.message ?? pod.status.reason ?? ''}`.trim();
+  for (const c of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
+    if (c.restartCount >= maxRestarts) {
+      const last = c.lastState?.terminated;
+      const why = last ? ` (last exit code ${last.exitCode}${last.reason ? `, ${last.reason}` : ''})` : '';
+      return `container ${c.name} keeps failing: restarted ${c.restartCount} times${why}`;
+    }
+  }
+  return undefined;
+}
