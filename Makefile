@@ -56,9 +56,9 @@ test: deps kube typecheck lint format-check check-generated test-unit test-integ
 sandboxd-binary: node_modules/.stamp
 	bash hack/sea/build.sh dist
 
-dev:
-	@echo "make dev arrives with devnode (issue 4); until then there is nothing to run." >&2
-	@exit 1
+# The whole service on this machine; state in .dev/ (delete it to start afresh).
+dev: deps kube
+	@SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) hack/dev.ts
 
 # Benchmarks print figures; they are not tests (see bench/README.md).
 bench-api: deps kube
