@@ -1,0 +1,163 @@
+from __future__ import annotations
+
+import socket
+import threading
+import time
+from collections.abc import Iterator
+
+import httpx
+import pytest
+
+from svc_client import AsyncClient, Client, Exit, Log, Start, StreamInterrupted
+from svc_client._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
+
+from ._support import BASE, sse, sse_response
+
+
+def events(text: str) -> list[SSEEvent]:
+    return list(iter_sse(text.split("\n")))
+
+
+def test_comments_and_keepalives_are_ignored() -> None:
+    text = ": keepalive\n\n:\n\nevent: log\n: in between\ndata: {}\n\n: keepalive\n\n"
+    assert events(text) == [SSEEvent("log", "{}")]
+
+
+def test_multi_line_data_is_joined_with_newlines() -> None:
+    text = "event: log\ndata: first\ndata:second\ndata:  third\n\n"
+    assert events(text) == [SSEEvent("log", "first\nsecond\n third")]
+
+
+def test_unnamed_event_is_message_and_empty_data_is_dispatched() -> None:
+    assert events("data:\n\ndata\n\n") == [SSEEvent("message", ""), SSEEvent("message", "")]
+
+
+def test_event_without_data_is_not_dispatched() -> None:
+    assert events("event: start\n\n") == []
+
+
+def test_id_and_retry_fields() -> None:
+    [event] = events("id: 7\nretry: 1500\nretry: x\nevent: e\ndata: d\n\n")
+    assert (event.id, event.retry) == ("7", 1500)
+
+
+def test_crlf_and_cr_line_endings() -> None:
+    assert list(iter_sse(["event: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\r"])) == [
+        SSEEvent("a", "1"),
+        SSEEvent("b", "2"),
+    ]
+
+
+def test_unterminated_trailing_event_is_dropped() -> None:
+    decoder = SSEDecoder()
+    assert events("event: exit\ndata: {}\n\nevent: log\ndata: partial") == [SSEEvent("exit", "{}")]
+    decoder.feed("data: x")
+    assert decoder.pending
+
+
+async def test_async_parser_matches_sync() -> None:
+    text = ": ka\n\nevent: log\ndata: a\ndata: b\n\n"
+
+    async def lines():  # type: ignore[no-untyped-def]
+        for line in text.split("\n"):
+            yield line
+
+    assert [e async for e in aiter_sse(lines())] == events(text)
+
+
+START = sse("start", {"invokeId": "inv-1", "startedAt": "2025-01-01T00:00:00Z"})
+LOG = sse("log", {"stream": "stdout", "data": "hi\n"})
+EXIT = sse("exit", {"invokeId": "inv-1", "exitCode": 0, "durationMs": 5, "reason": "completed"})
+
+
+def client_for(response: httpx.Response) -> Client:
+    return Client(BASE, api_key="k", transport=httpx.MockTransport(lambda r: response))
+
+
+def test_invoke_stream_over_http_with_keepalives_split_across_chunks() -> None:
+    body = ": keepalive\n\n" + START + LOG + EXIT
+    chunks = [body[i : i + 7] for i in range(0, len(body), 7)]
+    with client_for(sse_response(chunks)) as client:
+        got = list(client.invoke("sb", "input"))
+    assert got == [
+        Start("inv-1", "2025-01-01T00:00:00Z"),
+        Log("stdout", "hi\n"),
+        Exit("inv-1", 0, 5, "completed"),
+    ]
+
+
+def test_connection_dropped_mid_stream_raises() -> None:
+    response = sse_response([START, LOG[:20]], httpx.RemoteProtocolError("peer closed"))
+    with client_for(response) as client:
+        stream = client.invoke("sb", "x")
+        assert next(stream) == Start("inv-1", "2025-01-01T00:00:00Z")
+        with pytest.raises(StreamInterrupted, match="interrupted"):
+            next(stream)
+
+
+def test_stream_ending_before_exit_raises() -> None:
+    with client_for(sse_response([START, LOG])) as client, pytest.raises(StreamInterrupted):
+        client.run("sb", "x")
+
+
+async def test_async_connection_dropped_mid_stream_raises() -> None:
+    response = sse_response([START], httpx.ReadError("connection reset"))
+    transport = httpx.MockTransport(lambda r: response)
+    async with AsyncClient(BASE, api_key="k", transport=transport) as client:
+        with pytest.raises(StreamInterrupted):
+            async for _ in client.invoke("sb", "x"):
+                pass
+
+
+@pytest.fixture
+def silent_server() -> Iterator[str]:
+    """A real HTTP server that sends headers and one event, then goes quiet."""
+    server = socket.socket()
+    server.bind(("127.0.0.1", 0))
+    server.listen()
+    stop = threading.Event()
+
+    def serve() -> None:
+        conn, _ = server.accept()
+        with conn:
+            conn.recv(65536)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\n"
+                b"transfer-encoding: chunked\r\n\r\n"
+            )
+            chunk = START.encode()
+            conn.sendall(b"%x\r\n%s\r\n" % (len(chunk), chunk))
+            stop.wait(10)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.getsockname()[1]}"
+    stop.set()
+    thread.join(5)
+    server.close()
+
+
+def test_silent_stream_times_out_instead_of_hanging(silent_server: str) -> None:
+    with Client(silent_server, api_key="k", stream_read_timeout=0.5) as client:
+        stream = client.invoke("sb", "x")
+        assert isinstance(next(stream), Start)
+        began = time.monotonic()
+        with pytest.raises(StreamInterrupted):
+            next(stream)
+        assert time.monotonic() - began < 5
+
+
+def test_streams_use_the_stream_read_timeout_and_calls_the_normal_one() -> None:
+    seen: list[dict[str, float]] = []
+
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request.extensions["timeout"])
+        if request.method == "GET":
+            return httpx.Response(200, json={"metadata": {"name": "sb", "namespace": "ns"}})
+        return sse_response([START, EXIT])
+
+    transport = httpx.MockTransport(handler)
+    with Client(BASE, api_key="k", timeout=7, stream_read_timeout=42, transport=transport) as c:
+        c.run("sb")
+        c.get("sb")
+    assert [t["read"] for t in seen] == [42, 7]
