@@ -150,11 +150,13 @@ describe('runs', () => {
   });
 
   it('cancel delivers SIGTERM to the group; the exit says -1 canceled', async () => {
-    const spec = sh('trap "echo term > $F; exit 0" TERM; while :; do sleep 0.05; done');
+    const spec = sh('trap "echo term > $F; exit 0" TERM; touch $F.ready; while :; do sleep 0.05; done');
     const marker = spec.env!.F!;
     const res = await client.run(spec);
     const done = collect(res.events);
-    await waitFor(async () => (await client.cancel(spec.runId)) || false);
+    // Cancel once the trap is set: a SIGTERM before it would end the shell without a marker.
+    await waitFor(() => existsSync(`${marker}.ready`));
+    expect(await client.cancel(spec.runId)).toBe(true);
     const { exit } = await done;
     expect(exit).toMatchObject({ exitCode: -1, reason: 'canceled' });
     expect((await readFile(marker, 'utf8')).trim()).toBe('term');
