@@ -423,7 +423,7 @@ export class SandboxReconciler {
   }
 
   /** Deletion: what the Sandbox owns goes (no garbage collector is assumed), then the finalizer. */
-  async #finalize(sandbox: Sandbox): Promise<void> {
+  async #finalize(sandbox: Sandbox): Promise<number | void> {
     if (!sandbox.metadata.finalizers?.includes(FINALIZER)) return;
     const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
     const labelSelector = `${Labels.sandbox}=${name}`;
@@ -441,6 +441,8 @@ export class SandboxReconciler {
     await ignoring([404], () =>
       this.#core.deleteNamespacedPersistentVolumeClaim({ name: workspaceClaimName(name), namespace }),
     );
+    // The Sandbox goes only once its Pod has stopped, so nothing of it runs on unseen.
+    if (this.#d.pods.get(name, namespace)) return 500;
     await this.#patchSandbox(sandbox, {
       metadata: {
         finalizers: (sandbox.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),
