@@ -6,7 +6,7 @@ NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate check-generated typecheck lint format-check \
-	test test-unit test-integration dev sandboxd-binary \
+	test test-unit test-python test-integration dev sandboxd-binary \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke
 
 help:
@@ -50,7 +50,11 @@ test-integration: deps kube
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) npx vitest run --project integration
 	@bash hack/check-no-leftovers.sh
 
-test: deps kube typecheck lint format-check check-generated test-unit test-integration
+# The Python client: ruff, mypy --strict and its unit tests, in its own venv.
+test-python:
+	bash clients/python/test.sh
+
+test: deps kube typecheck lint format-check check-generated test-unit test-python test-integration
 
 # sandboxd as one self-contained executable (Node SEA), the file sandbox images receive.
 sandboxd-binary: node_modules/.stamp
@@ -64,3 +68,9 @@ dev: deps kube
 bench-api: deps kube
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 	$(NODE) bench/api.ts
+
+bench-create: deps kube
+	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts create
+
+bench-clone: deps kube
+	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts clone

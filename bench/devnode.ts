@@ -1,0 +1,178 @@
+// make bench-create and make bench-clone: the operator and devnode on the real control
+// plane, each figure against a baseline measured in the same run.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { GROUP, VERSION } from '../core/index.ts';
+import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
+import { startOperator } from '../operator/index.ts';
+import { startEnvironment, waitFor } from '../test/controlplane/index.ts';
+
+const which = process.argv[2];
+const root = join(import.meta.dirname, '..');
+const logger = pino({ level: 'warn' });
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1]!;
+
+const env = await startEnvironment();
+const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-devnode-'));
+const kc: KubeConfig = env.kubeConfig;
+const core = kc.makeApiClient(CoreV1Api);
+const custom = kc.makeApiClient(CustomObjectsApi);
+const namespace = 'bench';
+await core.createNamespace({ body: { metadata: { name: namespace } } });
+const devnode = await startDevnode({
+  kc,
+  logger,
+  nodeName: 'devnode-bench',
+  dataDir,
+  namespace,
+  sandboxdCommand: await sandboxdLauncher(root, dataDir),
+});
+const operator = await startOperator({
+  kc,
+  logger,
+  namespace,
+  leaseNamespace: namespace,
+  identity: 'bench',
+  settings: {
+    sandboxdImage: 'svc:bench',
+    sandboxdPath: '/usr/local/bin/sandboxd',
+    ingressClass: 'nginx',
+    apiNamespace: 'svc-system',
+    apiPodLabels: {},
+    snapshotWaitSeconds: 300,
+    maxRestarts: 5,
+  },
+});
+const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes', namespace };
+const phase = async (name: string) =>
+  ((await custom.getNamespacedCustomObject({ ...sandboxes, name })) as { status?: { phase?: string } }).status
+    ?.phase;
+const untilRunning = (name: string) =>
+  waitFor(async () => (await phase(name)) === 'Running', {
+    timeoutMs: 120_000,
+    intervalMs: 20,
+    describe: () => `${name} Running`,
+  });
+
+try {
+  await custom.createClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'clustersandboxtemplates',
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'ClusterSandboxTemplate',
+      metadata: { name: 'bench' },
+      spec: { image: 'debian:bookworm', storage: { size: '2Gi' } },
+    },
+  });
+  if (which === 'create') await benchCreate();
+  else if (which === 'clone') await benchClone();
+  else throw new Error('usage: devnode.ts create|clone');
+} finally {
+  await operator.stop();
+  await devnode.stop();
+  await env.dispose();
+  await rm(dataDir, { recursive: true, force: true });
+}
+
+/** create → Running for 20 sandboxes one after another (after one warm-up sandbox). */
+async function benchCreate() {
+  const create = async (name: string) => {
+    const t0 = performance.now();
+    await custom.createNamespacedCustomObject({
+      ...sandboxes,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'Sandbox',
+        metadata: { name },
+        spec: { templateRef: { name: 'bench' } },
+      },
+    });
+    await untilRunning(name);
+    return performance.now() - t0;
+  };
+  await create('warmup');
+  const times: number[] = [];
+  for (let i = 0; i < 20; i++) times.push(await create(`s${i}`));
+  const p50 = median(times);
+  const p95 = pct(times, 95);
+  console.log(
+    `create → Running (20 sandboxes, one at a time): p50 ${p50.toFixed(0)} ms  p95 ${p95.toFixed(0)} ms`,
+  );
+  console.log(
+    JSON.stringify({ bench: 'create', p50_ms: Math.round(p50), p95_ms: Math.round(p95), n: times.length }),
+  );
+}
+
+/** A 1 GiB workspace cloned by VolumeSnapshot + hydration, against `cp -a` of the same tree. */
+async function benchClone() {
+  await custom.createNamespacedCustomObject({
+    ...sandboxes,
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'Sandbox',
+      metadata: { name: 'src' },
+      spec: { templateRef: { name: 'bench' } },
+    },
+  });
+  await untilRunning('src');
+  const claim = await core.readNamespacedPersistentVolumeClaim({ name: 'src-workspace', namespace });
+  const dir = join(dataDir, 'volumes', claim.spec!.volumeName!);
+  // 1 GiB: 16 files of 48 MiB and 4,096 files of 64 KiB, random bytes.
+  await mkdir(join(dir, 'small'), { recursive: true });
+  await promisify(execFile)('sh', [
+    '-c',
+    `for i in $(seq 16); do head -c 50331648 /dev/urandom > ${dir}/big$i; done`,
+  ]);
+  const chunk = Buffer.alloc(65536);
+  for (let i = 0; i < 4096; i++) await writeFile(join(dir, 'small', String(i)), chunk.fill(i % 251));
+  await promisify(execFile)('sync');
+
+  const t0 = performance.now();
+  await custom.createNamespacedCustomObject({
+    group: 'snapshot.storage.k8s.io',
+    version: 'v1',
+    namespace,
+    plural: 'volumesnapshots',
+    body: {
+      apiVersion: 'snapshot.storage.k8s.io/v1',
+      kind: 'VolumeSnapshot',
+      metadata: { name: 'snap' },
+      spec: { source: { persistentVolumeClaimName: 'src-workspace' } },
+    },
+  });
+  await custom.createNamespacedCustomObject({
+    ...sandboxes,
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'Sandbox',
+      metadata: { name: 'clone' },
+      spec: { templateRef: { name: 'bench' }, cloneFromSnapshot: 'snap' },
+    },
+  });
+  await untilRunning('clone');
+  const snapshotRestore = (performance.now() - t0) / 1000;
+
+  const target = join(dataDir, 'cp-baseline');
+  const t1 = performance.now();
+  await promisify(execFile)('cp', ['-a', dir, target]);
+  const cp = (performance.now() - t1) / 1000;
+  console.log(
+    `snapshot + hydration → clone Running: ${snapshotRestore.toFixed(2)} s;  cp -a: ${cp.toFixed(2)} s`,
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'clone',
+      snapshot_restore_s: Number(snapshotRestore.toFixed(2)),
+      cp_s: Number(cp.toFixed(2)),
+      ratio: Number((snapshotRestore / cp).toFixed(2)),
+    }),
+  );
+}
