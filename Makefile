@@ -74,3 +74,6 @@ bench-create: deps kube
 
 bench-clone: deps kube
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts clone
+
+bench-sandboxd: node_modules/.stamp
+	$(NODE) bench/sandboxd.ts

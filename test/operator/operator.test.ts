@@ -218,7 +218,10 @@ describe('operator', () => {
         describe: () => 'port service removed',
       },
     );
-    expect((await get('raw')).status?.forwardedPorts).toEqual([]);
+    await waitFor(async () => (await get('raw')).status?.forwardedPorts?.length === 0, {
+      timeoutMs: 20_000,
+      describe: () => 'forwardedPorts emptied',
+    });
 
     // A snapshot taken from it outlives it; what it owns does not.
     await ns.custom.createNamespacedCustomObject({
