@@ -170,8 +170,14 @@ export class PodSandbox {
       let child: ChildProcess;
       try {
         const { args, env } = await this.#command(c);
+        // A Pod deleted while it was starting never gets its process.
+        if (this.#stopping) return 137;
         const log = createWriteStream(join(this.#d.podDir, 'logs', `${c.name}.log`), { flags: 'a' });
-        child = spawn('bwrap', args, { env, stdio: ['ignore', 'pipe', 'pipe', 'pipe'] });
+        // setpriv: the bwrap monitor itself dies with devnode (bwrap's --die-with-parent covers its child).
+        child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'bwrap', ...args], {
+          env,
+          stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+        });
         child.stdout!.pipe(log);
         child.stderr!.pipe(log);
       } catch (err) {
