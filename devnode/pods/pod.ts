@@ -107,6 +107,8 @@ export class PodSandbox {
     this.#timers.forEach((t) => clearTimeout(t));
     const running = [...this.#states.values()].flatMap((s) => (s.running ? [s.running] : []));
     await Promise.all(running.map((r) => stopProcess(r, graceSeconds * 1000)));
+    // Whatever of the Pod outlived its pid 1 (a bwrap helper orphaned mid-start) names the Pod's folder.
+    await run('pkill', ['-KILL', '-f', this.#d.podDir]).catch(() => undefined);
     if (this.#root) await run('umount', ['-l', this.#root]).catch(() => undefined);
     await this.#writing;
     await rm(this.#d.podDir, { recursive: true, force: true });
