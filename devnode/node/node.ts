@@ -1,8 +1,7 @@
 import { cpus, hostname, release, totalmem } from 'node:os';
 import { CoreV1Api, type KubeConfig, type V1NodeCondition } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { isStatus } from '../../kube/index.ts';
-import { mergePatch } from '../../kube/index.ts';
+import { isStatus, mergePatch } from '../../kube/index.ts';
 
 const HEARTBEAT_MS = 10_000;
 

@@ -1,5 +1,5 @@
 import { CustomObjectsApi, StorageV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { isStatus } from '../../kube/index.ts';
+import { ignoring, isStatus } from '../../kube/index.ts';
 
 /** The provisioner and snapshot driver name devnode answers to. */
 export const DRIVER = 'devnode.svc.io';
@@ -14,7 +14,7 @@ export const SNAPSHOT_VERSION = 'v1';
  */
 export async function ensureClasses(kc: KubeConfig): Promise<{ snapshots: boolean }> {
   const storage = kc.makeApiClient(StorageV1Api);
-  await ignoreConflict(
+  await ignoring([409], () =>
     storage.createStorageClass({
       body: {
         metadata: {
@@ -30,7 +30,7 @@ export async function ensureClasses(kc: KubeConfig): Promise<{ snapshots: boolea
   );
   const custom = kc.makeApiClient(CustomObjectsApi);
   try {
-    await ignoreConflict(
+    await ignoring([409], () =>
       custom.createClusterCustomObject({
         group: SNAPSHOT_GROUP,
         version: SNAPSHOT_VERSION,
@@ -51,13 +51,5 @@ export async function ensureClasses(kc: KubeConfig): Promise<{ snapshots: boolea
   } catch (err) {
     if (isStatus(err, 404)) return { snapshots: false };
     throw err;
-  }
-}
-
-async function ignoreConflict(p: Promise<unknown>): Promise<void> {
-  try {
-    await p;
-  } catch (err) {
-    if (!isStatus(err, 409)) throw err;
   }
 }

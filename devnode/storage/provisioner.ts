@@ -7,8 +7,7 @@ import {
   type V1PersistentVolumeClaim,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { isStatus, splitKey, type Informer } from '../../kube/index.ts';
-import { mergePatch } from '../../kube/index.ts';
+import { ignoring, isStatus, mergePatch, splitKey, type Informer } from '../../kube/index.ts';
 import type { Layout } from '../options.ts';
 import { DRIVER, SNAPSHOT_GROUP, SNAPSHOT_VERSION, STORAGE_CLASS } from './classes.ts';
 import { copyTree } from './copy.ts';
@@ -125,13 +124,13 @@ export class Provisioner {
     if (pv?.startsWith('pvc-')) {
       await rm(this.#o.layout.volume(pv), { recursive: true, force: true });
       // The PV's pv-protection finalizer would wait for a controller that does not run.
-      await this.#dropFinalizer(() =>
+      await ignoring([404], () =>
         this.#core.patchPersistentVolume({ name: pv, body: { metadata: { finalizers: null } } }, mergePatch),
       );
-      await this.#dropFinalizer(() => this.#core.deletePersistentVolume({ name: pv }));
+      await ignoring([404], () => this.#core.deletePersistentVolume({ name: pv }));
     }
     const rest = (claim.metadata?.finalizers ?? []).filter((f) => f !== PVC_PROTECTION);
-    await this.#dropFinalizer(() =>
+    await ignoring([404], () =>
       this.#core.patchNamespacedPersistentVolumeClaim(
         {
           name,
@@ -141,14 +140,6 @@ export class Provisioner {
         mergePatch,
       ),
     );
-  }
-
-  async #dropFinalizer(call: () => Promise<unknown>): Promise<void> {
-    try {
-      await call();
-    } catch (err) {
-      if (!isStatus(err, 404)) throw err;
-    }
   }
 
   async #readSnapshot(namespace: string, name: string): Promise<Snapshot | undefined> {
