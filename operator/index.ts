@@ -16,7 +16,6 @@ import type { OperatorSettings } from './settings.ts';
 
 export type { OperatorSettings } from './settings.ts';
 export { FINALIZER } from './reconciler.ts';
-export * as manifests from './manifests.ts';
 
 export interface OperatorOptions {
   kc: KubeConfig;

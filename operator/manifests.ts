@@ -1,5 +1,6 @@
 // The objects a Sandbox owns, as pure functions of the Sandbox, its resolved template and
 // the operator's settings. The reconciler creates them and keeps them correct.
+import { createHash } from 'node:crypto';
 import type {
   V1Container,
   V1EnvVar,
@@ -29,6 +30,8 @@ import {
 import type { OperatorSettings } from './settings.ts';
 
 const SNAPSHOT_GROUP = 'snapshot.storage.k8s.io';
+/** Hash of what the operator wrote into an object's spec, so an unchanged one is not rewritten. */
+export const SPEC_HASH = 'svc.io/spec-hash';
 
 /** Metadata every owned object carries: its name, the sandbox label, a controller reference. */
 function owned(sandbox: Sandbox, name: string) {
@@ -223,37 +226,40 @@ export function networkPolicy(
       : egress === 'none'
         ? [dns]
         : [dns, { to: [{ ipBlock: { cidr: '0.0.0.0/0', except: PRIVATE } }] }];
+  const spec: V1NetworkPolicy['spec'] = {
+    podSelector: { matchLabels: { [Labels.sandbox]: name } },
+    policyTypes: ['Ingress', 'Egress'],
+    ingress: [
+      { _from: [api], ports: [{ protocol: 'TCP', port: SandboxPod.port }] },
+      ...(ports.length > 0
+        ? [
+            {
+              _from: [
+                api,
+                ...(settings.ingressNamespace
+                  ? [
+                      {
+                        namespaceSelector: {
+                          matchLabels: { 'kubernetes.io/metadata.name': settings.ingressNamespace },
+                        },
+                      },
+                    ]
+                  : []),
+              ],
+              ports: ports.map((p) => ({ protocol: 'TCP', port: p.port as never })),
+            },
+          ]
+        : []),
+    ],
+    egress: egressRules,
+  };
+  const hash = createHash('sha256').update(JSON.stringify(spec)).digest('hex').slice(0, 16);
+  const metadata = owned(sandbox, `sandbox-${name}`);
   return {
     apiVersion: 'networking.k8s.io/v1',
     kind: 'NetworkPolicy',
-    metadata: owned(sandbox, `sandbox-${name}`),
-    spec: {
-      podSelector: { matchLabels: { [Labels.sandbox]: name } },
-      policyTypes: ['Ingress', 'Egress'],
-      ingress: [
-        { _from: [api], ports: [{ protocol: 'TCP', port: SandboxPod.port }] },
-        ...(ports.length > 0
-          ? [
-              {
-                _from: [
-                  api,
-                  ...(settings.ingressNamespace
-                    ? [
-                        {
-                          namespaceSelector: {
-                            matchLabels: { 'kubernetes.io/metadata.name': settings.ingressNamespace },
-                          },
-                        },
-                      ]
-                    : []),
-                ],
-                ports: ports.map((p) => ({ protocol: 'TCP', port: p.port as never })),
-              },
-            ]
-          : []),
-      ],
-      egress: egressRules,
-    },
+    metadata: { ...metadata, annotations: { [SPEC_HASH]: hash } },
+    spec,
   };
 }
 

@@ -30,6 +30,7 @@ import {
 } from '../core/index.ts';
 import { ignoring, isStatus, mergePatch, setCondition, splitKey, type Informer } from '../kube/index.ts';
 import {
+  SPEC_HASH,
   networkPolicy,
   portIngress,
   portService,
@@ -146,8 +147,15 @@ export class SandboxReconciler {
     await this.#ensure(
       () => this.#net.readNamespacedNetworkPolicy({ name: policy.metadata!.name!, namespace }),
       () => this.#net.createNamespacedNetworkPolicy({ namespace, body: policy }),
-      () =>
-        this.#net.replaceNamespacedNetworkPolicy({ name: policy.metadata!.name!, namespace, body: policy }),
+      (current) =>
+        // Written only when what it should say changed, not on every pass.
+        current.metadata?.annotations?.[SPEC_HASH] === policy.metadata?.annotations?.[SPEC_HASH]
+          ? undefined
+          : this.#net.replaceNamespacedNetworkPolicy({
+              name: policy.metadata!.name!,
+              namespace,
+              body: policy,
+            }),
     );
     const forwardedPorts = await this.#ensurePorts(sandbox);
 
@@ -470,20 +478,21 @@ export class SandboxReconciler {
     );
   }
 
-  /** Reads an object; creates it when missing; replaces it when `update` is given. */
-  async #ensure(
-    read: () => Promise<unknown>,
+  /** Reads an object; creates it when missing; hands it to `update` when it exists. */
+  async #ensure<T>(
+    read: () => Promise<T>,
     create: () => Promise<unknown>,
-    update?: () => Promise<unknown>,
+    update?: (current: T) => Promise<unknown> | undefined,
   ) {
+    let current: T;
     try {
-      await read();
+      current = await read();
     } catch (err) {
       if (!isStatus(err, 404)) throw err;
       await ignoring([409], create);
       return;
     }
-    if (update) await update();
+    await update?.(current);
   }
 
   async #template(namespace: string, kind: string, name: string): Promise<SandboxTemplateSpec | undefined> {

@@ -46,6 +46,9 @@ export class PodSandbox {
   #root: string | undefined;
   #stopping = false;
   #initialized = false;
+  readonly #startTime = new Date();
+  /** When each Pod condition last flipped, as the kubelet reports it. */
+  readonly #transitions = new Map<string, { ok: boolean; at: Date }>();
   #failed: string | undefined;
   #sandboxd: SandboxdClient | undefined;
   #timers = new Set<NodeJS.Timeout>();
@@ -419,12 +422,12 @@ export class PodSandbox {
             ? 'Succeeded'
             : 'Failed'
           : 'Running';
-    const now = new Date();
-    const condition = (type: string, ok: boolean) => ({
-      type,
-      status: ok ? 'True' : 'False',
-      lastTransitionTime: now,
-    });
+    const condition = (type: string, ok: boolean) => {
+      const prev = this.#transitions.get(type);
+      const at = prev && prev.ok === ok ? prev.at : new Date();
+      this.#transitions.set(type, { ok, at });
+      return { type, status: ok ? 'True' : 'False', lastTransitionTime: at };
+    };
     await this.#d.core.patchNamespacedPodStatus(
       {
         name: this.#pod.metadata!.name!,
@@ -436,7 +439,7 @@ export class PodSandbox {
             hostIP: '127.0.0.1',
             podIP: this.#d.podIP,
             podIPs: [{ ip: this.#d.podIP }],
-            startTime: now,
+            startTime: this.#startTime,
             conditions: [
               condition('PodScheduled', true),
               condition('Initialized', this.#initialized),
