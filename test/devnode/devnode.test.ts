@@ -9,7 +9,7 @@ import { describe, expect, test } from 'vitest';
 import { Annotations, SandboxPod } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { useDevnode, useNamespace } from '../support/index.ts';
+import { deleteSnapshot, snapshotClaim, useDevnode, useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('devnode');
 const node = useDevnode(ns);
@@ -227,32 +227,7 @@ describe('devnode', () => {
         'head -c 104857600 /dev/urandom > /workspace/big && echo done',
     );
     expect(made.stdout).toBe('done\n');
-    await ns.custom.createNamespacedCustomObject({
-      group: 'snapshot.storage.k8s.io',
-      version: 'v1',
-      namespace: ns.name,
-      plural: 'volumesnapshots',
-      body: {
-        apiVersion: 'snapshot.storage.k8s.io/v1',
-        kind: 'VolumeSnapshot',
-        metadata: { name: 'snap' },
-        spec: { source: { persistentVolumeClaimName: 'src' } },
-      },
-    });
-    let snap: { status?: { readyToUse?: boolean; restoreSize?: string } } = {};
-    await waitFor(
-      async () => {
-        snap = (await ns.custom.getNamespacedCustomObject({
-          group: 'snapshot.storage.k8s.io',
-          version: 'v1',
-          namespace: ns.name,
-          plural: 'volumesnapshots',
-          name: 'snap',
-        })) as typeof snap;
-        return snap.status?.readyToUse === true;
-      },
-      { timeoutMs: 60_000, describe: () => `snapshot ready: ${JSON.stringify(snap)}` },
-    );
+    const snap = await snapshotClaim(ns, 'snap', 'src');
     expect(snap.status?.restoreSize).toBe('1Gi');
     await createClaim('copy', 'snap');
     await ns.core.createNamespacedPod({ namespace: ns.name, body: sandboxdPod('reader', 'copy') });
@@ -262,13 +237,7 @@ describe('devnode', () => {
     expect(a.stdout).toMatch(/^[0-9a-f]{64} /);
     expect(b.stdout).toBe(a.stdout);
     // Deleting the snapshot leaves the hydrated claim whole.
-    await ns.custom.deleteNamespacedCustomObject({
-      group: 'snapshot.storage.k8s.io',
-      version: 'v1',
-      namespace: ns.name,
-      plural: 'volumesnapshots',
-      name: 'snap',
-    });
+    await deleteSnapshot(ns, 'snap');
     expect((await sh(reader.sandboxd, 'cat /workspace/small/7')).stdout).toBe('file 7\n');
     await Promise.all([deletePod('writer'), deletePod('reader')]);
   }, 180_000);

@@ -8,7 +8,7 @@ import { Annotations, GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
 import { startOperator, type OperatorSettings, type RunningOperator } from '../../operator/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { useDevnode, useNamespace } from '../support/index.ts';
+import { readSnapshot, snapshotClaim, useDevnode, useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('op');
 useDevnode(ns);
@@ -224,31 +224,7 @@ describe('operator', () => {
     });
 
     // A snapshot taken from it outlives it; what it owns does not.
-    await ns.custom.createNamespacedCustomObject({
-      group: 'snapshot.storage.k8s.io',
-      version: 'v1',
-      namespace: ns.name,
-      plural: 'volumesnapshots',
-      body: {
-        apiVersion: 'snapshot.storage.k8s.io/v1',
-        kind: 'VolumeSnapshot',
-        metadata: { name: 'raw-snap' },
-        spec: { source: { persistentVolumeClaimName: 'raw-workspace' } },
-      },
-    });
-    await waitFor(
-      async () =>
-        (
-          (await ns.custom.getNamespacedCustomObject({
-            group: 'snapshot.storage.k8s.io',
-            version: 'v1',
-            namespace: ns.name,
-            plural: 'volumesnapshots',
-            name: 'raw-snap',
-          })) as { status?: { readyToUse?: boolean } }
-        ).status?.readyToUse ?? false,
-      { timeoutMs: 30_000, describe: () => 'snapshot ready' },
-    );
+    await snapshotClaim(ns, 'raw-snap', 'raw-workspace');
     // A clone of it becomes Running with the same files.
     await apply('raw-clone', { templateRef: { name: template }, cloneFromSnapshot: 'raw-snap' });
     await phase('raw-clone', 'Running');
@@ -271,17 +247,7 @@ describe('operator', () => {
         describe: () => 'claim deleted',
       },
     );
-    expect(
-      await gone(() =>
-        ns.custom.getNamespacedCustomObject({
-          group: 'snapshot.storage.k8s.io',
-          version: 'v1',
-          namespace: ns.name,
-          plural: 'volumesnapshots',
-          name: 'raw-snap',
-        }),
-      ),
-    ).toBe(false);
+    expect(await gone(() => readSnapshot(ns, 'raw-snap'))).toBe(false);
   }, 180_000);
 
   test('a clone of a snapshot that does not exist becomes Error naming it', async () => {

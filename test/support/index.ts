@@ -7,3 +7,4 @@ export { startTestApi } from './api.ts';
 export type { TestApi } from './api.ts';
 export { useDevnode } from './devnode.ts';
 export type { TestDevnode } from './devnode.ts';
+export { snapshotClaim, readSnapshot, deleteSnapshot } from './snapshots.ts';

@@ -1,0 +1,47 @@
+import { waitFor } from '../controlplane/index.ts';
+import type { TestNamespace } from './kube.ts';
+
+export interface VolumeSnapshotObject {
+  status?: { readyToUse?: boolean; restoreSize?: string; boundVolumeSnapshotContentName?: string };
+}
+
+const ref = (ns: TestNamespace) => ({
+  group: 'snapshot.storage.k8s.io',
+  version: 'v1',
+  namespace: ns.name,
+  plural: 'volumesnapshots',
+});
+
+/** Creates a VolumeSnapshot of `claim` and waits until it is readyToUse; returns it. */
+export async function snapshotClaim(
+  ns: TestNamespace,
+  name: string,
+  claim: string,
+): Promise<VolumeSnapshotObject> {
+  await ns.custom.createNamespacedCustomObject({
+    ...ref(ns),
+    body: {
+      apiVersion: 'snapshot.storage.k8s.io/v1',
+      kind: 'VolumeSnapshot',
+      metadata: { name },
+      spec: { source: { persistentVolumeClaimName: claim } },
+    },
+  });
+  let snap: VolumeSnapshotObject = {};
+  await waitFor(
+    async () => {
+      snap = await readSnapshot(ns, name);
+      return snap.status?.readyToUse === true;
+    },
+    { timeoutMs: 60_000, describe: () => `snapshot ${name} ready: ${JSON.stringify(snap)}` },
+  );
+  return snap;
+}
+
+export async function readSnapshot(ns: TestNamespace, name: string): Promise<VolumeSnapshotObject> {
+  return (await ns.custom.getNamespacedCustomObject({ ...ref(ns), name })) as VolumeSnapshotObject;
+}
+
+export async function deleteSnapshot(ns: TestNamespace, name: string): Promise<void> {
+  await ns.custom.deleteNamespacedCustomObject({ ...ref(ns), name });
+}
