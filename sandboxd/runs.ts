@@ -2,7 +2,12 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Readable } from 'node:stream';
 import type { ExitEvent, ExitReason, RunKind, RunSpec } from '../core/index.ts';
+import { RunLog } from './runlog.ts';
 import type { SseWriter } from './sse.ts';
+
+/** Finished install runs whose output stays readable, and the output each keeps. */
+const FINISHED_LOGS_KEPT = 16;
+const LOG_BYTES_KEPT = 8 * 1024 * 1024;
 
 interface Run {
   id: string;
@@ -11,15 +16,20 @@ interface Run {
   startedAt: number;
   ending?: 'canceled' | 'timeout';
   killTimer?: NodeJS.Timeout;
+  /** Install runs only: their frames, for readers other than the POST that started them. */
+  log?: RunLog;
 }
 
 /**
  * The processes sandboxd runs, by run id. Each runs in its own process group, so cancel,
  * timeout and shutdown signal the whole tree: SIGTERM, then SIGKILL after the grace period.
- * The concurrency cap counts `invoke` runs only.
+ * The concurrency cap counts `invoke` runs only. Install runs are also recorded, and the
+ * records of the last few finished ones kept, so another client can attach to them.
  */
 export class RunRegistry {
   readonly #runs = new Map<string, Run>();
+  /** Oldest first, so the first key is the one to forget. */
+  readonly #finishedLogs = new Map<string, RunLog>();
   readonly #graceMs: number;
   readonly #baseEnv: Record<string, string>;
   maxConcurrentInvokes: number;
@@ -38,6 +48,12 @@ export class RunRegistry {
 
   has(id: string): boolean {
     return this.#runs.has(id);
+  }
+
+  /** The record of an install run in flight or recently finished. */
+  log(id: string): RunLog | undefined {
+    const run = this.#runs.get(id);
+    return run ? run.log : this.#finishedLogs.get(id);
   }
 
   list(): { runId: string; kind: RunKind; startedAt: string }[] {
@@ -59,6 +75,10 @@ export class RunRegistry {
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     const run: Run = { id: spec.runId, kind: spec.kind, child, startedAt };
+    if (run.kind === 'install') {
+      run.log = new RunLog(LOG_BYTES_KEPT);
+      sse.observe(run.log.record);
+    }
     this.#runs.set(run.id, run);
     sse.event('start', { invokeId: run.id, startedAt: new Date(startedAt).toISOString() });
 
@@ -107,6 +127,7 @@ export class RunRegistry {
         const exit: ExitEvent = { invokeId: run.id, exitCode, durationMs: Date.now() - startedAt, reason };
         sse.event('exit', exit);
         sse.end();
+        if (run.log) this.#keepLog(run.id, run.log);
         resolve(exit);
       });
     });
@@ -127,6 +148,16 @@ export class RunRegistry {
     );
     for (const run of this.#runs.values()) this.#end(run, 'canceled');
     await Promise.all(closing);
+  }
+
+  #keepLog(id: string, log: RunLog): void {
+    log.finish();
+    this.#finishedLogs.delete(id); // a rerun of the same id becomes the newest
+    this.#finishedLogs.set(id, log);
+    for (const oldest of this.#finishedLogs.keys()) {
+      if (this.#finishedLogs.size <= FINISHED_LOGS_KEPT) break;
+      this.#finishedLogs.delete(oldest);
+    }
   }
 
   #end(run: Run, why: 'canceled' | 'timeout'): void {

@@ -8,11 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ExitEvent, RunSpecInput, SseMessage } from '../core/index.ts';
 import { SandboxdClient } from '../kube/index.ts';
 import { createSandboxd } from './index.ts';
+import type { RunRegistry } from './runs.ts';
 
 let dir: string;
 let workspace: string;
 let socket: string;
 let client: SandboxdClient;
+let registry: RunRegistry;
 let stop: () => Promise<void>;
 let seq = 0;
 
@@ -30,6 +32,7 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => server.listen(socket, resolve));
   client = new SandboxdClient({ address: `unix:${socket}`, token: 'secret-token' });
+  registry = runs;
   stop = async () => {
     await runs.shutdown();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -53,6 +56,20 @@ const sh = (script: string, extra: Partial<RunSpecInput> = {}): RunSpecInput => 
 async function collect(events: AsyncIterable<SseMessage>) {
   const all: SseMessage[] = [];
   for await (const e of events) all.push(e);
+  return summarize(all);
+}
+
+/** Reads a stream in the background; `all` grows as events arrive. */
+function follow(events: AsyncIterable<SseMessage>) {
+  const all: SseMessage[] = [];
+  const done = (async () => {
+    for await (const e of events) all.push(e);
+    return summarize(all);
+  })();
+  return { all, done };
+}
+
+function summarize(all: SseMessage[]) {
   const text = (stream: string) =>
     all
       .filter((e) => e.event === 'log')
@@ -68,6 +85,22 @@ async function run(spec: RunSpecInput, stdin?: Buffer) {
   const res = await client.run(spec, stdin);
   expect(res.status).toBe(200);
   return collect(res.events);
+}
+
+/** The whole body of a raw request to sandboxd. */
+function rawRequest(method: string, path: string, body = ''): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const req = request(
+      { socketPath: socket, method, path, headers: { authorization: 'Bearer secret-token' } },
+      (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve(text));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000) {
@@ -198,24 +231,127 @@ describe('runs', () => {
   });
 
   it('sends keepalive comments on an idle stream', async () => {
-    const raw = await new Promise<string>((resolve, reject) => {
-      const req = request(
-        {
-          socketPath: socket,
-          method: 'POST',
-          path: '/runs',
-          headers: { authorization: 'Bearer secret-token' },
-        },
-        (res) => {
-          let text = '';
-          res.on('data', (c: Buffer) => (text += c.toString()));
-          res.on('end', () => resolve(text));
-        },
-      );
-      req.on('error', reject);
-      req.end(`${JSON.stringify(sh('sleep 0.6'))}\n`);
-    });
+    const raw = await rawRequest('POST', '/runs', `${JSON.stringify(sh('sleep 0.6'))}\n`);
     expect(raw.match(/^: keepalive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe('attaching to an install run', () => {
+  const install = (script: string) => sh(script, { kind: 'install' });
+  const notFound = { error: 'not_found', message: expect.any(String) as unknown };
+
+  it('replays what the run sent so far, then follows it: the same events as the POST', async () => {
+    const spec = install(
+      'echo o1; echo e1 >&2; while [ ! -e $F ]; do sleep 0.02; done; ' +
+        'for i in 2 3 4; do echo o$i; sleep 0.02; echo e$i >&2; sleep 0.02; done; exit 4',
+    );
+    const posted = follow((await client.run(spec)).events);
+    // Attach once output has gone out, so the replay and the live part both carry some.
+    await waitFor(() => posted.all.some((e) => e.event === 'log'));
+    const attached = await client.attach(spec.runId);
+    expect(attached.status).toBe(200);
+    expect(attached.headers['content-type']).toMatch(/^text\/event-stream/);
+    const reading = collect(attached.events);
+    await writeFile(spec.env!.F!, '');
+    const [want, got] = await Promise.all([posted.done, reading]);
+    expect(want.stdout).toBe('o1\no2\no3\no4\n');
+    expect(want.stderr).toBe('e1\ne2\ne3\ne4\n');
+    expect(got.all[0]).toEqual(want.all[0]);
+    expect(got.all[0]!.event).toBe('start');
+    expect(got.stdout).toBe(want.stdout);
+    expect(got.stderr).toBe(want.stderr);
+    expect(got.exit).toEqual(want.exit);
+    expect(got.exit).toMatchObject({ exitCode: 4, reason: 'completed' });
+    // Both carry the very frames the run's one writer sent.
+    expect(got.all).toEqual(want.all);
+  });
+
+  it('replays a finished run from start to exit', async () => {
+    const spec = install('echo out; echo err >&2; sleep 0.05; echo more; exit 2');
+    const want = await run(spec);
+    const attached = await client.attach(spec.runId);
+    expect(attached.status).toBe(200);
+    const got = await collect(attached.events);
+    expect(got.all).toEqual(want.all);
+    expect(got).toMatchObject({ stdout: 'out\nmore\n', stderr: 'err\n', exit: { exitCode: 2 } });
+  });
+
+  it('answers 404 for an unknown run and for a run that is not an install', async () => {
+    const unknown = await client.attach('no-such-run');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual(notFound);
+
+    const spec = sh('while [ ! -e $F ]; do sleep 0.02; done', { kind: 'invoke' });
+    const posted = follow((await client.run(spec)).events);
+    await waitFor(async () => (await client.runs()).some((r) => r.runId === spec.runId));
+    const inFlight = await client.attach(spec.runId);
+    expect(inFlight.status).toBe(404);
+    expect(inFlight.body).toEqual(notFound);
+    await writeFile(spec.env!.F!, '');
+    expect((await posted.done).exit.reason).toBe('completed');
+    expect((await client.attach(spec.runId)).status).toBe(404);
+  });
+
+  it('a reader that goes away leaves the run running', async () => {
+    const spec = install(
+      'trap "echo term > $F.term; exit 0" TERM; echo ready; while [ ! -e $F ]; do sleep 0.02; done; echo after',
+    );
+    const gate = spec.env!.F!;
+    const posted = follow((await client.run(spec)).events);
+    const abort = new AbortController();
+    const attached = await client.attach(spec.runId, abort.signal);
+    const iterator = attached.events[Symbol.asyncIterator]();
+    for (;;) {
+      const next = await iterator.next();
+      if (next.done || next.value.event === 'log') break;
+    }
+    expect(registry.log(spec.runId)?.readers).toBe(1);
+    abort.abort();
+    await waitFor(() => registry.log(spec.runId)?.readers === 0);
+    expect((await client.runs()).map((r) => r.runId)).toContain(spec.runId);
+    await writeFile(gate, '');
+    const { exit, stdout } = await posted.done;
+    expect(exit).toMatchObject({ exitCode: 0, reason: 'completed' });
+    expect(stdout).toBe('ready\nafter\n');
+    expect(existsSync(`${gate}.term`)).toBe(false);
+  });
+
+  it('sends keepalive comments to an attached reader', async () => {
+    const spec = install('sleep 0.6');
+    const posted = follow((await client.run(spec)).events);
+    await waitFor(() => posted.all.length > 0);
+    const raw = await rawRequest('GET', `/runs/${spec.runId}/events`);
+    expect(raw.match(/^: keepalive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(raw).toMatch(/event: exit\n/);
+    await posted.done;
+  });
+
+  it('keeps the last 8 MiB of a run, saying how much earlier output it dropped', async () => {
+    const total = 12_000_000;
+    const spec = install(`head -c ${total} /dev/zero | tr '\\0' a; echo end >&2`);
+    const want = await run(spec);
+    expect(want.stdout.length).toBe(total);
+    const got = await collect((await client.attach(spec.runId)).events);
+    expect(got.all[0]).toEqual(want.all[0]);
+    const notice = /^\[sandboxd: (\d+) bytes of earlier output dropped\]\n/.exec(got.stderr);
+    expect(notice).not.toBeNull();
+    expect(JSON.parse(got.all[1]!.data)).toEqual({ stream: 'stderr', data: notice![0] });
+    expect(Number(notice![1]) + got.stdout.length).toBe(total);
+    expect(got.stdout.length).toBeLessThanOrEqual(8 * 1024 * 1024);
+    expect(got.stdout.length).toBeGreaterThan(7 * 1024 * 1024);
+    expect(got.stderr.slice(notice![0].length)).toBe('end\n');
+    expect(got.exit).toEqual(want.exit);
+  });
+
+  it('forgets all but the 16 most recently finished install runs', async () => {
+    const specs = Array.from({ length: 17 }, () => install('true'));
+    for (const spec of specs) await run(spec);
+    expect((await client.attach(specs[0]!.runId)).status).toBe(404);
+    for (const spec of specs.slice(1)) {
+      const attached = await client.attach(spec.runId);
+      expect(attached.status).toBe(200);
+      expect((await collect(attached.events)).exit.invokeId).toBe(spec.runId);
+    }
   });
 });
 

@@ -38,9 +38,11 @@ export function createSandboxd(opts: SandboxdOptions): { server: Server; runs: R
     if (!authorized(req.headers.authorization))
       return json(res, 401, { error: 'unauthenticated', message: 'a valid bearer token is required' });
     const cancel = /^\/runs\/([^/]+)\/cancel$/.exec(url);
+    const events = /^\/runs\/([^/]+)\/events$/.exec(url);
     if (req.method === 'POST' && url === '/runs') return void startRun(req, res);
+    if (req.method === 'GET' && events) return attachRun(res, decodePath(events[1]!));
     if (req.method === 'POST' && cancel) {
-      return runs.cancel(decodeURIComponent(cancel[1]!))
+      return runs.cancel(decodePath(cancel[1]!))
         ? json(res, 202, { status: 'canceling' })
         : json(res, 404, { error: 'not_found', message: 'no such run in flight' });
     }
@@ -85,6 +87,21 @@ export function createSandboxd(opts: SandboxdOptions): { server: Server; runs: R
       if (!res.writableFinished) runs.cancel(spec.runId);
     });
     await runs.start(spec, rest, sse);
+  }
+
+  /** Replays an install run's stream so far, then follows it to its exit. */
+  function attachRun(res: ServerResponse, runId: string): void {
+    const log = runs.log(runId);
+    if (!log)
+      return json(res, 404, {
+        error: 'not_found',
+        message: `no install run ${runId} in flight or recently finished`,
+      });
+    const sse = new SseWriter(res, keepaliveMs);
+    // Frames are bounded, so a slow reader's socket buffers rather than pausing the run.
+    const detach = log.attach({ frame: (text) => void sse.frame(text), end: () => sse.end() });
+    // Unlike the POST's, this reader going away leaves the run alone.
+    res.on('close', detach);
   }
 
   async function putFiles(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -150,6 +167,15 @@ function firstLine(req: Readable): Promise<{ line: string; rest: Readable }> {
     req.on('end', onEnd);
     req.on('error', reject);
   });
+}
+
+/** A path segment decoded; a malformed escape names no run (and must not throw in the handler). */
+function decodePath(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function safeJson(text: string | undefined): unknown {

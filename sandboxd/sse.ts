@@ -6,6 +6,17 @@ const COALESCE_BYTES = 64 * 1024;
 const COALESCE_MS = 2;
 
 /**
+ * Sees every frame a writer sends except keepalives, even after its client is gone, so a run's
+ * output can reach other readers. `outputBytes` is set on `log` frames only.
+ */
+export type SseTap = (frame: string, outputBytes?: number) => void;
+
+/** One SSE frame: a named event with JSON data. */
+export function sseFrame(name: string, data: unknown): string {
+  return `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+}
+
+/**
  * Server-Sent Events on a response: named events with JSON data, a keepalive comment on an
  * idle stream, and process output coalesced per stream so a fast writer does not become one
  * event per byte. Each stream has its own UTF-8 decoder: a character split across two reads
@@ -18,6 +29,7 @@ export class SseWriter {
   #buffered: { stream: 'stdout' | 'stderr'; text: string } | undefined;
   #scheduled = false;
   #closed = false;
+  #tap: SseTap | undefined;
 
   constructor(res: ServerResponse, keepaliveMs: number) {
     this.#res = res;
@@ -34,7 +46,18 @@ export class SseWriter {
   /** Sends a named event; returns false when the client is slow (wait for `drain`). */
   event(name: string, data: unknown): boolean {
     this.flush();
-    return this.#write(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+    return this.#send(sseFrame(name, data));
+  }
+
+  /** Sends a frame serialized elsewhere (a replay of another writer's frames). */
+  frame(text: string): boolean {
+    this.flush();
+    return this.#send(text);
+  }
+
+  /** Hands every frame sent from now on to `tap` too. */
+  observe(tap: SseTap): void {
+    this.#tap = tap;
   }
 
   /** Queues output bytes; returns false when the caller should pause until `drain`. */
@@ -69,13 +92,16 @@ export class SseWriter {
     const pending = this.#buffered;
     this.#buffered = undefined;
     if (!pending) return !this.#res.writableNeedDrain;
-    return this.#write(
-      `event: log\ndata: ${JSON.stringify({ stream: pending.stream, data: pending.text })}\n\n`,
+    return this.#send(
+      sseFrame('log', { stream: pending.stream, data: pending.text }),
+      Buffer.byteLength(pending.text),
     );
   }
 
   onDrain(listener: () => void): void {
     this.#res.on('drain', listener);
+    // A closed response never drains; a paused run must still reach its exit for the tap.
+    this.#res.on('close', listener);
   }
 
   end(): void {
@@ -86,6 +112,11 @@ export class SseWriter {
   close(): void {
     this.#closed = true;
     clearInterval(this.#keepalive);
+  }
+
+  #send(frame: string, outputBytes?: number): boolean {
+    this.#tap?.(frame, outputBytes);
+    return this.#write(frame);
   }
 
   #write(text: string): boolean {

@@ -48,14 +48,75 @@ export class SandboxdClient {
       },
       signal,
     );
+    return runResponse(res);
+  }
+
+  /**
+   * Reads an install run another client started: its events from `start` (replayed) to
+   * `exit` (live, if it is still running). 404 for an unknown or non-install run. Aborting
+   * `signal` stops reading; unlike `run()`'s, it does not cancel the run.
+   */
+  async attach(runId: string, signal?: AbortSignal): Promise<RunResponse> {
+    const res = await this.#send(
+      'GET',
+      `/runs/${encodeURIComponent(runId)}/events`,
+      (req) => req.end(),
+      signal,
+    );
+    return runResponse(res);
+  }
+
+  /**
+   * Starts a run and hands back sandboxd's SSE response as it is, for a caller that passes
+   * the stream through unparsed (the API's invoke).
+   */
+  async runRaw(
+    spec: RunSpecInput,
+    stdin: Buffer,
+    signal?: AbortSignal,
+  ): Promise<{
+    status: number;
+    headers: IncomingMessage['headers'];
+    body?: unknown;
+    stream?: IncomingMessage;
+  }> {
+    const res = await this.#send(
+      'POST',
+      '/runs',
+      (req) => {
+        req.write(`${JSON.stringify(spec)}\n`);
+        req.end(stdin);
+      },
+      signal,
+    );
     if (res.statusCode !== 200)
-      return {
-        status: res.statusCode ?? 0,
-        headers: res.headers,
-        body: await readJson(res),
-        events: empty(),
-      };
-    return { status: 200, headers: res.headers, events: sseEvents(res) };
+      return { status: res.statusCode ?? 0, headers: res.headers, body: await readJson(res) };
+    return { status: 200, headers: res.headers, stream: res };
+  }
+
+  /** The runs in flight. */
+  async runs(): Promise<{ runId: string; kind: string; startedAt: string }[]> {
+    return (await this.load()).items;
+  }
+
+  /** The runs in flight, the invokes among them, and the invoke cap. */
+  async load(): Promise<{
+    items: { runId: string; kind: string; startedAt: string }[];
+    inflight: number;
+    maxConcurrentInvokes: number;
+  }> {
+    const res = await this.#send('GET', '/runs', (req) => req.end());
+    const body = (await readJson(res)) as {
+      items?: { runId: string; kind: string; startedAt: string }[];
+      maxConcurrentInvokes?: number;
+    };
+    if (res.statusCode !== 200 || !Array.isArray(body.items))
+      throw new Error(`sandboxd did not list its runs: ${res.statusCode} ${JSON.stringify(body)}`);
+    return {
+      items: body.items,
+      inflight: body.items.filter((r) => r.kind === 'invoke').length,
+      maxConcurrentInvokes: body.maxConcurrentInvokes ?? 1,
+    };
   }
 
   async cancel(runId: string): Promise<boolean> {
@@ -135,6 +196,12 @@ export class SandboxdClient {
       write(req);
     });
   }
+}
+
+async function runResponse(res: IncomingMessage): Promise<RunResponse> {
+  if (res.statusCode !== 200)
+    return { status: res.statusCode ?? 0, headers: res.headers, body: await readJson(res), events: empty() };
+  return { status: 200, headers: res.headers, events: sseEvents(res) };
 }
 
 async function readJson(res: IncomingMessage): Promise<unknown> {
