@@ -31,8 +31,8 @@ export class Governance {
   }
 
   /** The policy in force in `namespace` (cluster default overridden by the namespace). */
-  async effective(namespace: string): Promise<Policy> {
-    const { cluster, namespace: own } = await this.store.forNamespace(namespace);
+  async effective(namespace: string, maxAgeMs = 0): Promise<Policy> {
+    const { cluster, namespace: own } = await this.store.forNamespace(namespace, maxAgeMs);
     return resolvePolicy(cluster, own);
   }
 
@@ -68,9 +68,12 @@ export class Governance {
     return [];
   }
 
-  /** Configure-time re-check: the template and agent image may have been disallowed since. */
-  async checkConfigure(sandbox: Sandbox): Promise<Violation[]> {
-    const policy = await this.effective(sandbox.metadata.namespace ?? '');
+  /**
+   * Configure-time re-check: the template and agent image may have been disallowed since.
+   * Invokes pass a `maxAgeMs` so they do not read the ConfigMap every time.
+   */
+  async checkConfigure(sandbox: Sandbox, maxAgeMs = 0): Promise<Violation[]> {
+    const policy = await this.effective(sandbox.metadata.namespace ?? '', maxAgeMs);
     return checkConfigure(policy, {
       resolvedTemplate: sandbox.status?.resolvedTemplate,
       mode: sandbox.spec.mode,

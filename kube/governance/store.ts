@@ -28,6 +28,10 @@ export class PolicyStore<P> {
   readonly #namespace: string;
   readonly #parse: (raw: unknown) => P;
   readonly #name = 'svc-governance';
+  /** The last ConfigMap read, for callers on a hot path that accept a little staleness. */
+  #recent: { at: number; configMap: V1ConfigMap | undefined } | undefined;
+  /** Bumped by every write, so a read that raced one is not remembered. */
+  #writes = 0;
 
   constructor(kc: KubeConfig, namespace: string, parse: (raw: unknown) => P) {
     this.#core = kc.makeApiClient(CoreV1Api);
@@ -46,9 +50,13 @@ export class PolicyStore<P> {
     return result;
   }
 
-  /** The cluster default and the override of `namespace`, for resolution. */
-  async forNamespace(namespace: string): Promise<{ cluster?: P; namespace?: P }> {
-    const data = (await this.#get())?.data ?? {};
+  /**
+   * The cluster default and the override of `namespace`, for resolution. `maxAgeMs` lets a
+   * hot path (every invoke) reuse a read that recent; this store's own writes drop it.
+   */
+  async forNamespace(namespace: string, maxAgeMs = 0): Promise<{ cluster?: P; namespace?: P }> {
+    const fresh = this.#recent && Date.now() - this.#recent.at < maxAgeMs;
+    const data = (fresh ? this.#recent!.configMap : await this.#get())?.data ?? {};
     const pick = (key: string) => (data[key] === undefined ? undefined : this.#decode(key, data[key]));
     return { cluster: pick(CLUSTER_KEY), namespace: pick(namespaceKey(namespace)) };
   }
@@ -80,15 +88,21 @@ export class PolicyStore<P> {
   }
 
   async #get(): Promise<V1ConfigMap | undefined> {
+    const at = Date.now();
+    const writes = this.#writes;
+    let configMap: V1ConfigMap | undefined;
     try {
-      return await this.#core.readNamespacedConfigMap({ name: this.#name, namespace: this.#namespace });
+      configMap = await this.#core.readNamespacedConfigMap({ name: this.#name, namespace: this.#namespace });
     } catch (err) {
-      if ((err as { code?: number }).code === 404) return undefined;
-      throw err;
+      if ((err as { code?: number }).code !== 404) throw err;
     }
+    if (writes === this.#writes) this.#recent = { at, configMap };
+    return configMap;
   }
 
   async #update(change: (data: Record<string, string>) => Record<string, string>): Promise<void> {
+    this.#writes++;
+    this.#recent = undefined;
     for (let attempt = 0; ; attempt++) {
       const current = await this.#get();
       const data = change({ ...(current?.data ?? {}) });
@@ -105,6 +119,8 @@ export class PolicyStore<P> {
             body: { metadata: { name: this.#name, labels: { 'app.kubernetes.io/part-of': 'svc' } }, data },
           });
         }
+        this.#writes++;
+        this.#recent = undefined;
         return;
       } catch (err) {
         if ((err as { code?: number }).code !== 409 || attempt >= 8) throw err;
