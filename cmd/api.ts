@@ -2,7 +2,7 @@
 // named after the spec's deployment settings where it names them.
 import { pino } from 'pino';
 import { Policy } from '../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger } from '../kube/index.ts';
+import { Governance, PolicyStore, QuotaLedger, SandboxdLocator } from '../kube/index.ts';
 import { z } from 'zod';
 import {
   ApiKeyStore,
@@ -31,6 +31,11 @@ const Config = z
     'auth.oidc.userClaim': z.string().optional(),
     'auth.devAuth': booleanFlag,
     'networking.previewDomain': z.string().optional(),
+    // The spec's planned toggle; accepted only as false so a deployment never believes
+    // argv and stdin are being recorded when they are not.
+    'audit.includeInvokePayloads': booleanFlag.refine((v) => !v, {
+      message: 'is not available in this version: argv and stdin are never recorded; remove the setting',
+    }),
     'status-wait-seconds': z.coerce.number().positive().default(60),
     'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   })
@@ -80,6 +85,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
       new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw)),
       new QuotaLedger(kc),
     ),
+    sandboxd: new SandboxdLocator(kc),
     keys,
     auth: { keys, oidc, adminGroup: config['auth.oidc.adminGroup'], devAuth: config['auth.devAuth'] },
     defaultNamespace: config['default-namespace'],

@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { startOperator } from '../operator/index.ts';
-import { loadKubeConfig, parseConfig, rawConfig } from './config.ts';
+import { booleanFlag, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
   kubeconfig: z.string().optional(),
@@ -23,6 +23,10 @@ const Config = z.object({
     .transform((s) => Object.fromEntries(s.split(',').map((kv) => kv.split('=', 2) as [string, string]))),
   'snapshot-wait-seconds': z.coerce.number().int().positive().default(300),
   'max-restarts': z.coerce.number().int().positive().default(5),
+  'optional.agentMemorySidecar.enabled': booleanFlag,
+  'optional.agentMemorySidecar.image': z.string().default('ghcr.io/svc-dev/agent-memory:latest'),
+  /** The sidecar's command, space-separated; empty: the image's own. */
+  'optional.agentMemorySidecar.command': z.string().default(''),
   'lease-duration-seconds': z.coerce.number().int().positive().default(15),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
 });
@@ -50,6 +54,14 @@ export async function main(argv: string[]): Promise<number> {
       apiPodLabels: config['api-pod-labels'],
       snapshotWaitSeconds: config['snapshot-wait-seconds'],
       maxRestarts: config['max-restarts'],
+      ...(config['optional.agentMemorySidecar.enabled']
+        ? {
+            agentMemorySidecar: {
+              image: config['optional.agentMemorySidecar.image'],
+              command: config['optional.agentMemorySidecar.command'].split(' ').filter(Boolean),
+            },
+          }
+        : {}),
     },
   });
   const reason = await new Promise<string>((resolve) => {

@@ -149,6 +149,9 @@ export function sandboxPod(
     seccompProfile: { type: 'RuntimeDefault' },
   };
   const command = [...(template.command ?? []), ...(template.args ?? [])];
+  const memory = sandbox.spec.mode === 'agent' ? settings.agentMemorySidecar : undefined;
+  const env = environment(sandbox, template);
+  if (memory) env.unshift({ name: 'MEM0_BASE_URL', value: `http://${MEMORY_ADDRESS}` });
   return {
     apiVersion: 'v1',
     kind: 'Pod',
@@ -179,7 +182,7 @@ export function sandboxPod(
           image: sandbox.spec.image?.repository ?? template.image,
           command: [`${SandboxPod.binDir}/sandboxd`, ...(command.length > 0 ? ['--', ...command] : [])],
           workingDir: '/workspace',
-          env: environment(sandbox, template),
+          env,
           ports: [{ name: 'sandboxd', containerPort: SandboxPod.port, protocol: 'TCP' }],
           readinessProbe: {
             httpGet: { path: '/healthz', port: SandboxPod.port as never },
@@ -189,9 +192,33 @@ export function sandboxPod(
           volumeMounts: mounts,
           securityContext: hardened,
         },
+        ...(memory ? [memoryContainer(memory, hardened)] : []),
       ],
       volumes,
     },
+  };
+}
+
+/** Where the agent memory sidecar listens; every container of the Pod shares its loopback. */
+export const MEMORY_ADDRESS = '127.0.0.1:11434';
+/** The memory store's data, inside the workspace so it survives stop, resume and clone. */
+export const MEMORY_DATA_DIR = '/workspace/.svc/memory';
+
+/** `optional.agentMemorySidecar`: a memory service beside the agent, agent-mode Pods only. */
+function memoryContainer(
+  memory: NonNullable<OperatorSettings['agentMemorySidecar']>,
+  hardened: V1Container['securityContext'],
+): V1Container {
+  return {
+    name: 'agent-memory',
+    image: memory.image,
+    ...(memory.command.length > 0 ? { command: memory.command } : {}),
+    env: [
+      { name: 'MEMORY_LISTEN', value: MEMORY_ADDRESS },
+      { name: 'MEMORY_DATA_DIR', value: MEMORY_DATA_DIR },
+    ],
+    volumeMounts: [{ name: 'workspace', mountPath: '/workspace' }],
+    securityContext: hardened,
   };
 }
 

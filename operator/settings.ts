@@ -18,4 +18,9 @@ export interface OperatorSettings {
   snapshotWaitSeconds: number;
   /** Container restarts after which a sandbox is `Error` ("the Pod keeps failing"). */
   maxRestarts: number;
+  /**
+   * `optional.agentMemorySidecar`: when set, agent-mode Pods get a memory container on
+   * 127.0.0.1:11434 (`MEM0_BASE_URL` for the agent), its data in `/workspace/.svc/memory/`.
+   */
+  agentMemorySidecar?: { image: string; command: string[] };
 }

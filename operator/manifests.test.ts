@@ -1,0 +1,52 @@
+import { describe, expect, test } from 'vitest';
+import type { Sandbox } from '../core/index.ts';
+import { sandboxPod } from './manifests.ts';
+import type { OperatorSettings } from './settings.ts';
+
+const settings: OperatorSettings = {
+  sandboxdImage: 'svc:test',
+  sandboxdPath: '/usr/local/bin/sandboxd',
+  ingressClass: 'nginx',
+  apiNamespace: 'svc-system',
+  apiPodLabels: {},
+  snapshotWaitSeconds: 60,
+  maxRestarts: 5,
+};
+const sandbox = (mode: 'code' | 'agent'): Sandbox => ({
+  apiVersion: 'svc.io/v1alpha1',
+  kind: 'Sandbox',
+  metadata: { name: 's', namespace: 'n', uid: 'u' },
+  spec: { mode, templateRef: { name: 't', kind: 'ClusterSandboxTemplate' }, stopped: false },
+});
+const template = { image: 'debian:bookworm' };
+const withMemory = { ...settings, agentMemorySidecar: { image: 'mem:1', command: ['mem', 'serve'] } };
+
+describe('agent memory sidecar', () => {
+  test('off by default: one container, no MEM0_BASE_URL', () => {
+    const pod = sandboxPod(sandbox('agent'), template, settings);
+    expect(pod.spec?.containers.map((c) => c.name)).toEqual(['sandbox']);
+    expect(pod.spec?.containers[0]?.env?.some((e) => e.name === 'MEM0_BASE_URL')).toBe(false);
+  });
+
+  test('enabled: agent Pods get it on 127.0.0.1:11434 with data in /workspace/.svc/memory', () => {
+    const pod = sandboxPod(sandbox('agent'), template, withMemory);
+    const [main, memory] = pod.spec!.containers;
+    expect(memory).toMatchObject({
+      name: 'agent-memory',
+      image: 'mem:1',
+      command: ['mem', 'serve'],
+      env: [
+        { name: 'MEMORY_LISTEN', value: '127.0.0.1:11434' },
+        { name: 'MEMORY_DATA_DIR', value: '/workspace/.svc/memory' },
+      ],
+      volumeMounts: [{ name: 'workspace', mountPath: '/workspace' }],
+    });
+    expect(main?.env).toContainEqual({ name: 'MEM0_BASE_URL', value: 'http://127.0.0.1:11434' });
+  });
+
+  test('enabled: code-mode Pods never get it', () => {
+    const pod = sandboxPod(sandbox('code'), template, withMemory);
+    expect(pod.spec?.containers.map((c) => c.name)).toEqual(['sandbox']);
+    expect(pod.spec?.containers[0]?.env?.some((e) => e.name === 'MEM0_BASE_URL')).toBe(false);
+  });
+});
