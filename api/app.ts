@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { agentRoutes } from './agent/index.ts';
 import { auditRoutes } from './audit/index.ts';
 import { authenticate } from './auth/index.ts';
 import type { ApiDeps } from './deps.ts';
@@ -37,6 +38,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', cloneRoutes(deps));
   v1.route('/sandboxes', portRoutes(deps));
   v1.route('/sandboxes', previewRoutes(deps));
+  v1.route('/sandboxes', agentRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));
   v1.route('/governance', governanceRoutes(deps));

@@ -5,7 +5,7 @@ import type { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/inde
 import type { PreviewTargets } from './preview/index.ts';
 import type { AuditRecorder } from './audit/index.ts';
 import type { ApiMetrics } from './metrics/index.ts';
-import type { Governance } from '../kube/index.ts';
+import type { Governance, SandboxdLocator } from '../kube/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
 export interface ApiDeps {
@@ -27,4 +27,6 @@ export interface ApiDeps {
   statusWaitMs: number;
   /** Policies, and their enforcement at create (and clone) and configure time. */
   governance: Governance;
+  /** Where each sandbox's sandboxd answers: the data path of configure and invoke. */
+  sandboxd: SandboxdLocator;
 }

@@ -5,3 +5,4 @@ export * from './api/index.ts';
 export * from './governance/index.ts';
 export * from './runs/index.ts';
 export * from './sse/index.ts';
+export * from './agent/index.ts';

@@ -9,8 +9,8 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { GROUP, Labels, VERSION } from '../core/index.ts';
-import { Informer, LeaderElector, WorkQueue, keyOf } from '../kube/index.ts';
+import { GROUP, Labels, Policy, VERSION } from '../core/index.ts';
+import { Informer, LeaderElector, PolicyStore, SandboxdLocator, WorkQueue, keyOf } from '../kube/index.ts';
 import { SandboxReconciler } from './reconciler.ts';
 import type { OperatorSettings } from './settings.ts';
 
@@ -23,7 +23,7 @@ export interface OperatorOptions {
   settings: OperatorSettings;
   /** Watch one namespace only; every namespace when unset. */
   namespace?: string;
-  /** Where the leader-election Lease lives. */
+  /** The service's namespace: the leader-election Lease and `svc-governance` live there. */
   leaseNamespace: string;
   /** This replica's name in the Lease (the Pod name in a cluster). */
   identity: string;
@@ -110,6 +110,8 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     sandboxes,
     pods,
     claims,
+    policies: new PolicyStore(o.kc, o.leaseNamespace, (raw) => Policy.parse(raw)),
+    locator: new SandboxdLocator(o.kc),
   });
   const queue = new WorkQueue(reconciler.reconcile, o.logger);
   sandboxes.onChange((s) => queue.add(keyOf(s)));

@@ -22,13 +22,23 @@ import {
   workspaceClaimName,
   type Condition,
   type ForwardedPort,
+  type Policy,
   type Sandbox,
   type SandboxPhase,
   type SandboxStatus,
   type SandboxTemplate,
   type SandboxTemplateSpec,
 } from '../core/index.ts';
-import { ignoring, isStatus, mergePatch, setCondition, splitKey, type Informer } from '../kube/index.ts';
+import {
+  ignoring,
+  isStatus,
+  mergePatch,
+  setCondition,
+  splitKey,
+  type Informer,
+  type PolicyStore,
+  type SandboxdLocator,
+} from '../kube/index.ts';
 import {
   SPEC_HASH,
   networkPolicy,
@@ -39,6 +49,7 @@ import {
   workspaceClaim,
 } from './manifests.ts';
 import type { OperatorSettings } from './settings.ts';
+import { AgentConfigurer } from './agent.ts';
 
 export const FINALIZER = 'svc.io/finalizer';
 const SNAPSHOTS = { group: 'snapshot.storage.k8s.io', version: 'v1', plural: 'volumesnapshots' };
@@ -60,6 +71,9 @@ export interface ReconcilerDeps {
   sandboxes: Informer<KubernetesObject>;
   pods: Informer<V1Pod>;
   claims: Informer<V1PersistentVolumeClaim>;
+  /** Governance policies: `maxConcurrentInvokesPerSandbox` lowers the agent's cap. */
+  policies: PolicyStore<Policy>;
+  locator: SandboxdLocator;
   now?: () => Date;
 }
 
@@ -74,6 +88,7 @@ export class SandboxReconciler {
   readonly #net: NetworkingV1Api;
   readonly #custom: CustomObjectsApi;
   readonly #now: () => Date;
+  readonly #agent: AgentConfigurer;
 
   constructor(deps: ReconcilerDeps) {
     this.#d = deps;
@@ -81,6 +96,14 @@ export class SandboxReconciler {
     this.#net = deps.kc.makeApiClient(NetworkingV1Api);
     this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
     this.#now = deps.now ?? (() => new Date());
+    this.#agent = new AgentConfigurer({
+      kc: deps.kc,
+      logger: deps.logger,
+      policies: deps.policies,
+      locator: deps.locator,
+      now: this.#now,
+      event: (sandbox, type, reason, message) => this.#event(sandbox, type, reason, message),
+    });
   }
 
   reconcile = async (key: string): Promise<number | void> => {
@@ -240,6 +263,12 @@ export class SandboxReconciler {
     }
     const ready = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
     if (!ready) return waiting('waiting for the sandbox Pod to become ready');
+    const agentMs = await this.#agent.reconcile(sandbox, template, pod).catch((err: unknown) => {
+      // Configure trouble never takes a running sandbox down: log it and look again soon.
+      this.#d.logger.warn({ err, sandbox: `${namespace}/${name}` }, 'agent configure pass failed');
+      return 5_000;
+    });
+    const expiry = this.#nextExpiry(sandbox, template, pod);
     return {
       phase: 'Running',
       message: 'the sandbox is running',
@@ -251,7 +280,7 @@ export class SandboxReconciler {
         { type: 'Ready', ok: true, reason: 'PodReady', message: 'sandboxd answers' },
         { type: 'Stopped', ok: false, reason: 'Running', message: '' },
       ],
-      requeueMs: this.#nextExpiry(sandbox, template, pod),
+      requeueMs: agentMs === undefined ? expiry : Math.min(agentMs, expiry ?? agentMs),
     };
   }
 
@@ -414,6 +443,9 @@ export class SandboxReconciler {
       ...(clonedFrom ? { clonedFrom } : {}),
     };
     if (JSON.stringify(status) === JSON.stringify(sandbox.status)) return;
+    // agentConfigure is written by the AgentConfigurer alone; a pass working from a cache
+    // older than its last write must not put an old value back.
+    const { agentConfigure: _owned, ...patch } = status;
     if (o.phase !== sandbox.status?.phase) {
       await this.#event(sandbox, o.phase === 'Error' ? 'Warning' : 'Normal', `Sandbox${o.phase}`, o.message);
     }
@@ -424,7 +456,7 @@ export class SandboxReconciler {
         plural: 'sandboxes',
         namespace: sandbox.metadata.namespace!,
         name: sandbox.metadata.name!,
-        body: { status },
+        body: { status: patch },
       },
       mergePatch,
     );

@@ -1,5 +1,12 @@
 import { z } from 'zod';
 import {
+  CancelRequest,
+  ConfigureRequest,
+  ConfigureResult,
+  ErrorEvent,
+  ExitEvent,
+  LogEvent,
+  StartEvent,
   CloneRequest,
   CloneResponse,
   CreateSandboxRequest,
@@ -19,6 +26,10 @@ interface Operation {
   /** Status → schema (undefined: no body). */
   responses: Record<number, z.ZodType | undefined>;
   query?: string[];
+  /** The 200 answer is a Server-Sent Events stream of these named events. */
+  events?: Record<string, z.ZodType>;
+  /** The request body is raw bytes (the invoke's stdin), not JSON. */
+  rawRequest?: boolean;
 }
 
 const Sandbox = z
@@ -67,6 +78,28 @@ const StoredPolicies = z
 const EffectivePolicy = z.object({ namespace: z.string(), policy: Policy }).meta({ id: 'EffectivePolicy' });
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+
+const ConcurrencyExceeded = z
+  .object({
+    error: z.literal('concurrency_exceeded'),
+    limit: z.int(),
+    inflight: z.int(),
+    message: z.string(),
+  })
+  .meta({ id: 'ConcurrencyExceeded' });
+const CancelAccepted = z
+  .object({ invokeId: z.string(), status: z.literal('canceling') })
+  .meta({ id: 'CancelAccepted' });
+/** The agent endpoints' refusals, in the spec's check order. */
+const agentErrors = {
+  400: ErrorBody,
+  401: ErrorBody,
+  403: PolicyViolation,
+  404: ErrorBody,
+  409: ErrorBody,
+  429: ConcurrencyExceeded,
+  503: ErrorBody,
+};
 
 /** Every operation of the API, with the zod schemas that validate it. */
 export const operations: Operation[] = [
@@ -133,6 +166,31 @@ export const operations: Operation[] = [
     path: '/sandboxes/{id}/preview/{port}/{path}',
     summary: 'Reverse-proxy to a forwarded port (any method; WebSocket upgrades pass through)',
     responses: { 200: undefined, ...errors, 409: ErrorBody, 502: ErrorBody },
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/configure',
+    summary:
+      'Write files, record the entrypoint and run the install once (agent mode); streams `log` then `result`',
+    request: ConfigureRequest,
+    events: { log: LogEvent, result: ConfigureResult, error: ErrorEvent },
+    responses: { 200: undefined, ...agentErrors, 413: ErrorBody },
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/invoke',
+    summary:
+      'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`',
+    rawRequest: true,
+    events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },
+    responses: { 200: undefined, ...agentErrors, 413: ErrorBody, 424: ErrorBody, 502: ErrorBody },
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/invoke/cancel',
+    summary: 'Cancel an invoke in flight (from any API replica)',
+    request: CancelRequest,
+    responses: { 202: CancelAccepted, ...errors, 503: ErrorBody },
   },
   {
     method: 'get',
@@ -217,12 +275,33 @@ export function openApiDocument(): Record<string, unknown> {
       ...(op.request
         ? { requestBody: { required: false, content: { 'application/json': { schema: ref(op.request) } } } }
         : {}),
+      ...(op.rawRequest
+        ? {
+            requestBody: {
+              required: false,
+              content: { 'application/octet-stream': { schema: { type: 'string', format: 'binary' } } },
+            },
+          }
+        : {}),
       responses: Object.fromEntries(
         Object.entries(op.responses).map(([status, body]) => [
           status,
           body
             ? { description: status, content: { 'application/json': { schema: ref(body) } } }
-            : { description: status },
+            : op.events && status === '200'
+              ? {
+                  description:
+                    'Server-Sent Events; the data of each event is the JSON of the schema named after it',
+                  content: {
+                    'text/event-stream': {
+                      schema: { type: 'string' },
+                      'x-sse-events': Object.fromEntries(
+                        Object.entries(op.events).map(([name, schema]) => [name, ref(schema)]),
+                      ),
+                    },
+                  },
+                }
+              : { description: status },
         ]),
       ),
     };

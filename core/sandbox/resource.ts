@@ -43,6 +43,8 @@ export const Annotations = {
   sandboxdAddress: 'devnode.svc.io/sandboxd-address',
   /** On a Service, devnode's host addresses of its ports: `<port>=127.0.0.1:<hostPort>,…`. */
   hostAddress: 'devnode.svc.io/host-address',
+  /** Digest of the files of the last configure (see `filesDigest`); part of `installCommandHash`. */
+  configureFiles: 'svc.io/configure-files',
 } as const;
 
 export const Labels = {

@@ -1,2 +1,3 @@
 export { SandboxdClient } from './client.ts';
-export type { SandboxdAddress, RunResponse } from './client.ts';
+export type { RunResponse, SandboxdAddress } from './client.ts';
+export { SandboxdLocator, SandboxdUnavailable } from './locate.ts';

@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { Policy } from '../../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger } from '../../kube/index.ts';
+import { Governance, PolicyStore, QuotaLedger, SandboxdLocator } from '../../kube/index.ts';
 import type { Hono } from 'hono';
 import {
   ApiKeyStore,
@@ -62,6 +62,7 @@ export async function startTestApi(
       new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw)),
       new QuotaLedger(ns.kc),
     ),
+    sandboxd: new SandboxdLocator(ns.kc),
     keys,
     auth: { keys, oidc, adminGroup: opts.oidc?.adminGroup, devAuth: opts.devAuth ?? true },
     defaultNamespace: ns.name,

@@ -1,0 +1,128 @@
+import type { Context } from 'hono';
+import { RETRY_AFTER_SECONDS, concurrencyExceeded, type Sandbox } from '../../core/index.ts';
+import { SandboxdUnavailable, type SandboxdClient } from '../../kube/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { HttpError, policyViolation } from '../errors/index.ts';
+import type { Outcome } from '../metrics/index.ts';
+
+/**
+ * The agent endpoints' checks, in the spec's order: authentication (middleware) → mode →
+ * phase → configure prerequisite → concurrency cap → governance. Each helper is one step,
+ * so each route reads as that list.
+ */
+export function requireAgentMode(sandbox: Sandbox): void {
+  if (sandbox.spec.mode !== 'agent') {
+    throw new HttpError(
+      400,
+      'not_agent_mode',
+      `sandbox ${sandbox.metadata.name} is mode: code; configure and invoke are for mode: agent sandboxes. ` +
+        'Use the file-transfer and exec APIs to put files into a code sandbox and run commands in it.',
+    );
+  }
+}
+
+export function requireRunning(sandbox: Sandbox): void {
+  const phase = sandbox.status?.phase ?? 'Pending';
+  if (phase !== 'Running') {
+    throw new HttpError(
+      409,
+      'not_running',
+      `sandbox ${sandbox.metadata.name} is ${phase}; configure and invoke need it Running`,
+      { extra: { phase } },
+    );
+  }
+}
+
+export function requireConfigured(sandbox: Sandbox): string[] {
+  const entrypoint = sandbox.status?.agentConfigure?.entrypoint;
+  if (!entrypoint?.length) {
+    throw new HttpError(
+      424,
+      'not_configured',
+      `sandbox ${sandbox.metadata.name} has no entrypoint: POST /api/v1/sandboxes/${sandbox.metadata.name}/configure first`,
+    );
+  }
+  return entrypoint;
+}
+
+export function throttled(limit: number, inflight: number): HttpError {
+  const body = concurrencyExceeded(limit, inflight);
+  return new HttpError(429, body.error, body.message, {
+    extra: { limit, inflight },
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  });
+}
+
+/** Governance again: the template or agent image may have been disallowed since create. */
+export async function requireAllowed(
+  deps: ApiDeps,
+  sandbox: Sandbox,
+  extra: { code: string; message: string }[] = [],
+) {
+  const violations = [...extra, ...(await deps.governance.checkConfigure(sandbox))];
+  if (violations.length > 0) throw policyViolation(violations);
+}
+
+/**
+ * The sandbox's sandboxd and a first answer from it (`call`), or a 503 that says why it
+ * cannot be reached. A remembered address that fails (the Pod was recreated) is looked up
+ * once more before giving up.
+ */
+export async function sandboxdOf<T>(
+  deps: ApiDeps,
+  sandbox: Sandbox,
+  call: (client: SandboxdClient) => Promise<T>,
+): Promise<{ client: SandboxdClient; answer: T }> {
+  const { namespace = '', name = '' } = sandbox.metadata;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const client = await deps.sandboxd.client(namespace, name);
+      return { client, answer: await call(client) };
+    } catch (err) {
+      if (err instanceof SandboxdUnavailable) throw unreachable(err.message);
+      if (!isConnectionError(err)) throw err;
+      deps.sandboxd.forget(namespace, name);
+      if (attempt >= 2) throw unreachable((err as Error).message);
+    }
+  }
+}
+
+/** Errors of connecting, where nothing reached sandboxd, so trying again starts nothing twice. */
+const isConnectionError = (err: unknown) =>
+  typeof (err as NodeJS.ErrnoException)?.code === 'string' &&
+  /^(ECONNREFUSED|ENOENT|EHOSTUNREACH)$/.test((err as NodeJS.ErrnoException).code!);
+
+export const unreachable = (why: string) =>
+  new HttpError(503, 'sandbox_unreachable', `the sandbox cannot be reached: ${why}`);
+
+/** Reads a body up to `max` bytes; 413 above it. */
+export async function readBounded(c: Context, max: number): Promise<Buffer> {
+  const declared = Number(c.req.header('content-length') ?? NaN);
+  if (declared > max) throw tooLarge(max);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const body = c.req.raw.body;
+  if (!body) return Buffer.alloc(0);
+  for await (const chunk of body as unknown as AsyncIterable<Uint8Array>) {
+    size += chunk.length;
+    if (size > max) throw tooLarge(max);
+    chunks.push(Buffer.from(chunk));
+  }
+  return Buffer.concat(chunks);
+}
+
+const tooLarge = (max: number) =>
+  new HttpError(413, 'payload_too_large', `the request body is larger than ${max} bytes`);
+
+/** The `template` label of the agent metrics: the resolved template, never a user or sandbox. */
+export const templateOf = (sandbox: Sandbox) =>
+  sandbox.status?.resolvedTemplate ?? `${sandbox.spec.templateRef.kind}/${sandbox.spec.templateRef.name}`;
+
+/** The metrics outcome of a check that refused the call. */
+export function refusalOutcome(err: unknown): Outcome | undefined {
+  if (!(err instanceof HttpError)) return 'error';
+  if (err.status === 429) return 'throttled';
+  if (err.status === 403 && err.code === 'policy_violation') return 'denied';
+  if (err.status === 503) return 'error';
+  return undefined;
+}

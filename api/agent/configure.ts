@@ -1,0 +1,187 @@
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import {
+  Annotations,
+  CONFIGURE_LIMITS,
+  ConfigureRequest,
+  checkConfigureLimits,
+  filesDigest,
+  installCommandHash,
+  installRunId,
+  type ConfigureResult,
+  type Sandbox,
+} from '../../core/index.ts';
+import type { Caller } from '../auth/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { HttpError, badRequest, validationError } from '../errors/index.ts';
+import { ownedSandbox } from '../sandboxes/index.ts';
+import {
+  readBounded,
+  refusalOutcome,
+  requireAgentMode,
+  requireAllowed,
+  requireRunning,
+  sandboxdOf,
+  templateOf,
+  throttled,
+  unreachable,
+} from './checks.ts';
+
+/** JSON escaping can double a file's size; past this the body cannot be within the limits. */
+const MAX_CONFIGURE_BODY_BYTES = 2 * CONFIGURE_LIMITS.maxRequestBytes + 1024 * 1024;
+const KEEPALIVE_MS = 15_000;
+
+/**
+ * `POST /sandboxes/{id}/configure`. The API checks, writes the files through sandboxd and
+ * records the desired harness on the Sandbox; the operator runs the install and writes
+ * `status.agentConfigure`. This stream follows both: the install's output as `log` events
+ * (attached to the operator's run in sandboxd), then `result` from the status.
+ */
+export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
+  const started = performance.now();
+  const sandbox = await ownedSandbox(c, deps);
+  const template = templateOf(sandbox);
+  const caller: Caller = c.var.caller;
+  const { namespace = '', name = '' } = sandbox.metadata;
+  let request: ConfigureRequest;
+  try {
+    requireAgentMode(sandbox);
+    requireRunning(sandbox);
+    // One configure at a time per sandbox: a second one while an install runs is throttled.
+    const { client: sandboxd, answer: runs } = await sandboxdOf(deps, sandbox, (c) => c.runs());
+    const installing = runs.filter((r) => r.kind === 'install').length;
+    if (installing > 0) throw throttled(1, installing);
+    request = parseRequest(await readBounded(c, MAX_CONFIGURE_BODY_BYTES));
+    const limits = checkConfigureLimits(
+      request.files.map((f) => ({ path: f.path, size: Buffer.byteLength(f.content) })),
+    );
+    await requireAllowed(deps, sandbox, limits);
+    const written = await sandboxd.writeFiles(
+      request.files.map((f) => ({ path: f.path, content: Buffer.from(f.content) })),
+    );
+    if (written.status === 400)
+      throw badRequest(`files: ${(written.body as { message?: string }).message ?? ''}`);
+    if (written.status !== 200)
+      throw unreachable(`writing the files failed: ${JSON.stringify(written.body)}`);
+  } catch (err) {
+    const outcome = refusalOutcome(err);
+    if (outcome)
+      deps.metrics.observe('configure', { template, outcome }, (performance.now() - started) / 1000);
+    if (err instanceof HttpError && err.code === 'policy_violation') {
+      await deps.audit.record({
+        sandbox,
+        reason: 'ConfigureDenied',
+        type: 'Warning',
+        message: `configure by ${caller.user} denied: ${err.message}`,
+        actor: caller.user,
+      });
+    }
+    throw err;
+  }
+
+  const digest = filesDigest(request.files);
+  const hash = installCommandHash(request.installCommand, digest);
+  const skipped = sandbox.status?.agentConfigure?.installCommandHash === hash;
+  await deps.sandboxes.mergePatch(namespace, name, {
+    metadata: { annotations: { [Annotations.configureFiles]: digest } },
+    spec: {
+      harness: {
+        agent: { entrypoint: request.entrypoint, installCommand: request.installCommand ?? null },
+      },
+    },
+  });
+
+  return streamSSE(c, async (out) => {
+    const keepalive = setInterval(() => void out.write(': keepalive\n\n'), KEEPALIVE_MS);
+    out.onAbort(() => clearInterval(keepalive));
+    const done = (s: Sandbox | undefined) =>
+      s?.status?.agentConfigure?.installCommandHash === hash &&
+      JSON.stringify(s.status.agentConfigure.entrypoint) === JSON.stringify(request.entrypoint);
+    try {
+      if (!skipped && request.installCommand)
+        await followInstall(deps, sandbox, hash, done, (data) => out.writeSSE({ event: 'log', data }));
+      const current = await deps.cache.until(namespace, name, done, deps.statusWaitMs).catch(() => undefined);
+      const status = current?.status?.agentConfigure;
+      if (!status) {
+        await out.writeSSE({
+          event: 'error',
+          data: JSON.stringify({
+            code: 'status_timeout',
+            message: `the files are written, but the operator did not record the configure within ${deps.statusWaitMs / 1000} s; poll GET /api/v1/sandboxes/${name}`,
+          }),
+        });
+        deps.metrics.observe(
+          'configure',
+          { template, outcome: 'error' },
+          (performance.now() - started) / 1000,
+        );
+        return;
+      }
+      const result: ConfigureResult = {
+        installCommandHash: hash,
+        installExitCode: status.installExitCode ?? 0,
+        lastConfiguredAt: status.lastConfiguredAt ?? new Date().toISOString(),
+        entrypoint: status.entrypoint ?? request.entrypoint,
+        maxConcurrentInvokes: status.maxConcurrentInvokes ?? 1,
+        skipped,
+      };
+      await out.writeSSE({ event: 'result', data: JSON.stringify(result) });
+      const ok = result.installExitCode === 0;
+      deps.metrics.observe(
+        'configure',
+        { template, outcome: ok ? 'completed' : 'failed' },
+        (performance.now() - started) / 1000,
+      );
+      await deps.audit.record({
+        sandbox,
+        reason: ok ? 'AgentConfigured' : 'AgentConfigureFailed',
+        type: ok ? 'Normal' : 'Warning',
+        message: `configure by ${caller.user}: ${request.files.length} files, ${
+          skipped ? 'install skipped (unchanged)' : `install exit code ${result.installExitCode}`
+        }, hash ${hash}`,
+        actor: caller.user,
+      });
+    } finally {
+      clearInterval(keepalive);
+    }
+  });
+}
+
+function parseRequest(raw: Buffer): ConfigureRequest {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw badRequest('request body is not valid JSON');
+  }
+  const parsed = ConfigureRequest.safeParse(json);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+/**
+ * Streams the output of the install the operator runs for `hash`, from sandboxd, which
+ * replays it from the start however late we attach. Until the operator has started it,
+ * sandboxd answers 404: look again shortly, up to the status wait.
+ */
+async function followInstall(
+  deps: ApiDeps,
+  sandbox: Sandbox,
+  hash: string,
+  done: (s: Sandbox | undefined) => boolean,
+  log: (data: string) => Promise<void>,
+): Promise<void> {
+  const { namespace = '', name = '' } = sandbox.metadata;
+  const deadline = Date.now() + deps.statusWaitMs;
+  const sandboxd = await deps.sandboxd.client(namespace, name);
+  while (Date.now() < deadline) {
+    // Attach first: a fast install may be over before we get here, and sandboxd replays it.
+    const res = await sandboxd.attach(installRunId(hash));
+    if (res.status === 200) {
+      for await (const m of res.events) if (m.event === 'log') await log(m.data);
+      return;
+    }
+    if (done(deps.cache.get(namespace, name))) return;
+    await deps.cache.until(namespace, name, done, 200).catch(() => undefined);
+  }
+}

@@ -1,0 +1,177 @@
+import { randomUUID } from 'node:crypto';
+import type { Context } from 'hono';
+import { stream } from 'hono/streaming';
+import { ExitEvent, MAX_INVOKE_BODY_BYTES, durationMs, type Sandbox } from '../../core/index.ts';
+import type { Caller } from '../auth/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { HttpError, policyViolation } from '../errors/index.ts';
+import type { Outcome } from '../metrics/index.ts';
+import { ownedSandbox } from '../sandboxes/index.ts';
+import {
+  readBounded,
+  refusalOutcome,
+  requireAgentMode,
+  requireConfigured,
+  requireRunning,
+  sandboxdOf,
+  templateOf,
+  throttled,
+} from './checks.ts';
+
+/** How stale a policy an invoke may be checked against (a write through this API drops it at once). */
+const POLICY_MAX_AGE_MS = 1_000;
+
+/**
+ * `POST /sandboxes/{id}/invoke`: the body is the entrypoint's stdin; sandboxd's SSE stream
+ * (`start`, `log`…, `exit`) is passed through byte for byte, because its events are already
+ * the spec's wire form and re-encoding them would cost the CPU the stream needs.
+ */
+export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
+  const started = performance.now();
+  const sandbox = await ownedSandbox(c, deps);
+  const template = templateOf(sandbox);
+  const caller: Caller = c.var.caller;
+  try {
+    requireAgentMode(sandbox);
+    requireRunning(sandbox);
+    const entrypoint = requireConfigured(sandbox);
+    // The cap is sandboxd's to enforce, atomically, when the run starts. The spec puts 429
+    // before 403, so only a call that governance refuses asks sandboxd for its load first.
+    const violations = await deps.governance.checkConfigure(sandbox, POLICY_MAX_AGE_MS);
+    if (violations.length > 0) {
+      const { answer: load } = await sandboxdOf(deps, sandbox, (c) => c.load());
+      if (load.inflight >= load.maxConcurrentInvokes)
+        throw throttled(load.maxConcurrentInvokes, load.inflight);
+      throw policyViolation(violations);
+    }
+    const stdin = await readBounded(c, MAX_INVOKE_BODY_BYTES);
+
+    const agent = sandbox.spec.harness?.agent;
+    const invokeId = `inv-${randomUUID()}`;
+    const abort = new AbortController();
+    const { answer: res } = await sandboxdOf(deps, sandbox, (sandboxd) =>
+      sandboxd.runRaw(
+        {
+          runId: invokeId,
+          kind: 'invoke',
+          argv: entrypoint,
+          cwd: agent?.workingDir ?? '/workspace',
+          env: Object.fromEntries((agent?.env ?? []).map((e) => [e.name, e.value])),
+          timeoutMs: agent?.defaultInvokeTimeout ? durationMs(agent.defaultInvokeTimeout) : 0,
+        },
+        stdin,
+        abort.signal,
+      ),
+    );
+    if (res.status === 429) {
+      const body = res.body as { limit?: number; inflight?: number };
+      throw throttled(body.limit ?? 1, body.inflight ?? 1);
+    }
+    if (res.status !== 200 || !res.stream) {
+      throw new HttpError(502, 'sandbox_error', `sandboxd refused the invoke: ${JSON.stringify(res.body)}`);
+    }
+    const upstream = res.stream;
+
+    c.header('content-type', 'text/event-stream; charset=utf-8');
+    c.header('cache-control', 'no-cache');
+    c.header('x-accel-buffering', 'no');
+    return stream(c, async (out) => {
+      // A caller that goes away cancels the run: dropping sandboxd's connection makes it
+      // send SIGTERM, then SIGKILL after the grace period.
+      out.onAbort(() => abort.abort());
+      // The last two chunks: an `exit` event is small and at most split across them.
+      let previous: Buffer = Buffer.alloc(0);
+      let last: Buffer = Buffer.alloc(0);
+      let failure: string | undefined;
+      try {
+        for await (const chunk of upstream as AsyncIterable<Buffer>) {
+          previous = last;
+          last = chunk;
+          await out.write(chunk);
+          if (out.aborted) break;
+        }
+      } catch (err) {
+        failure = (err as Error).message;
+      }
+      let exit = lastExit(Buffer.concat([previous, last]).toString('utf8'));
+      if (!exit && !out.aborted) {
+        // sandboxd went away mid-stream: say so, then close the run the way the spec shapes it.
+        deps.sandboxd.forget(sandbox.metadata.namespace ?? '', sandbox.metadata.name ?? '');
+        exit = {
+          invokeId,
+          exitCode: -1,
+          durationMs: Math.round(performance.now() - started),
+          reason: 'error',
+        };
+        await out.write(
+          `event: error\ndata: ${JSON.stringify({ code: 'sandbox_unreachable', message: `the sandbox stopped answering: ${failure ?? 'the stream ended without an exit'}` })}\n\n` +
+            `event: exit\ndata: ${JSON.stringify(exit)}\n\n`,
+        );
+      }
+      exit ??= {
+        invokeId,
+        exitCode: -1,
+        durationMs: Math.round(performance.now() - started),
+        reason: 'canceled',
+      };
+      finish(deps, sandbox, caller, template, exit, started);
+    });
+  } catch (err) {
+    const outcome = refusalOutcome(err);
+    if (outcome) deps.metrics.observe('invoke', { template, outcome }, (performance.now() - started) / 1000);
+    if (err instanceof HttpError && err.code === 'policy_violation') {
+      void deps.audit.record({
+        sandbox,
+        reason: 'InvokeDenied',
+        type: 'Warning',
+        message: `invoke by ${caller.user} denied by governance: ${err.message}`,
+        actor: caller.user,
+      });
+    }
+    throw err;
+  }
+}
+
+/** The audit Event and the metrics of a finished invoke. Never argv or stdin. */
+function finish(
+  deps: ApiDeps,
+  sandbox: Sandbox,
+  caller: Caller,
+  template: string,
+  exit: ExitEvent,
+  started: number,
+) {
+  const outcome: Outcome =
+    exit.reason === 'completed' ? (exit.exitCode === 0 ? 'completed' : 'failed') : exit.reason;
+  deps.metrics.observe('invoke', { template, outcome }, (performance.now() - started) / 1000);
+  const reason =
+    outcome === 'completed'
+      ? 'AgentInvokeCompleted'
+      : outcome === 'canceled'
+        ? 'AgentInvokeCanceled'
+        : 'AgentInvokeFailed';
+  void deps.audit.record({
+    sandbox,
+    reason,
+    type: outcome === 'completed' || outcome === 'canceled' ? 'Normal' : 'Warning',
+    message: `invoke ${exit.invokeId} by ${caller.user}: ${exit.reason}, exit code ${exit.exitCode}, ${exit.durationMs} ms`,
+    actor: caller.user,
+  });
+}
+
+/** The last `exit` event in a stream's tail, if the tail holds one. */
+function lastExit(tail: string): ExitEvent | undefined {
+  const at = tail.lastIndexOf('event: exit\ndata: ');
+  if (at < 0) return undefined;
+  const line = tail.slice(at + 'event: exit\ndata: '.length).split('\n', 1)[0] ?? '';
+  const parsed = ExitEvent.safeParse(safeJson(line));
+  return parsed.success ? parsed.data : undefined;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,147 @@
+import { CustomObjectsApi, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import {
+  Annotations,
+  ExitEvent,
+  GROUP,
+  VERSION,
+  filesDigest,
+  installCommandHash,
+  installRunId,
+  resolveMaxConcurrentInvokes,
+  resolvePolicy,
+  type AgentConfigureStatus,
+  type Policy,
+  type Sandbox,
+  type SandboxTemplateSpec,
+} from '../core/index.ts';
+import { mergePatch, type PolicyStore, type SandboxdClient, type SandboxdLocator } from '../kube/index.ts';
+
+export interface AgentDeps {
+  kc: KubeConfig;
+  logger: Logger;
+  policies: PolicyStore<Policy>;
+  locator: SandboxdLocator;
+  now: () => Date;
+  event: (sandbox: Sandbox, type: 'Normal' | 'Warning', reason: string, message: string) => Promise<void>;
+}
+
+/**
+ * `status.agentConfigure`, owned here: a running agent sandbox whose desired harness
+ * (entrypoint, install command, and the digest of the files the API wrote) hashes to
+ * something the status does not show yet gets its install run once through sandboxd.
+ * Installs run beside the reconcile, not inside it, so a long install never holds up stop,
+ * ports or status; a replica that restarts mid-install finds the run in sandboxd by its id
+ * and waits for it instead of starting it twice.
+ */
+export class AgentConfigurer {
+  readonly #d: AgentDeps;
+  readonly #custom: CustomObjectsApi;
+  /** Installs under way, by sandbox key → hash. */
+  readonly #installs = new Map<string, string>();
+  /**
+   * The hash each sandbox's last install finished with. The informer may still show the
+   * older status for a moment after the write; this keeps that moment from installing twice.
+   */
+  readonly #finished = new Map<string, string>();
+
+  constructor(deps: AgentDeps) {
+    this.#d = deps;
+    this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
+  }
+
+  /** One pass for a Running sandbox; returns a requeue delay while an install is under way. */
+  async reconcile(sandbox: Sandbox, template: SandboxTemplateSpec, pod: V1Pod): Promise<number | undefined> {
+    const agent = sandbox.spec.harness?.agent;
+    if (sandbox.spec.mode !== 'agent' || !agent?.entrypoint?.length) return undefined;
+    const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+    const key = `${namespace}/${name}`;
+    const { cluster, namespace: own } = await this.#d.policies.forNamespace(namespace);
+    const max = resolveMaxConcurrentInvokes(
+      resolvePolicy(cluster, own),
+      agent.maxConcurrentInvokes ?? template.agent?.maxConcurrentInvokes,
+    );
+    const digest = sandbox.metadata.annotations?.[Annotations.configureFiles] ?? filesDigest([]);
+    const hash = installCommandHash(agent.installCommand, digest);
+    const current = sandbox.status?.agentConfigure;
+    const client = await this.#d.locator.client(namespace, name, pod.metadata?.uid);
+
+    if (current?.installCommandHash !== hash) {
+      // Under way (this hash or an older one, which finishes first), or just written.
+      if (this.#installs.has(key) || this.#finished.get(key) === hash) return 2_000;
+      this.#installs.set(key, hash);
+      void this.#install(sandbox, client, hash, max)
+        .then(() => this.#finished.set(key, hash))
+        .catch((err: unknown) => this.#d.logger.error({ err, sandbox: key }, 'agent install failed'))
+        .finally(() => this.#installs.delete(key));
+      return 2_000;
+    }
+    this.#finished.delete(key); // the cache has caught up
+    if (
+      JSON.stringify(current.entrypoint) !== JSON.stringify(agent.entrypoint) ||
+      current.maxConcurrentInvokes !== max
+    ) {
+      await this.#write(sandbox, {
+        ...current,
+        lastConfiguredAt: this.#d.now().toISOString(),
+        entrypoint: agent.entrypoint,
+        maxConcurrentInvokes: max,
+      });
+    }
+    // sandboxd starts with the cap its Pod was created with; a restarted sandboxd or a
+    // changed policy is corrected here on the next pass.
+    await client.setMaxConcurrentInvokes(max);
+    return undefined;
+  }
+
+  async #install(sandbox: Sandbox, client: SandboxdClient, hash: string, max: number): Promise<void> {
+    const agent = sandbox.spec.harness!.agent!;
+    let installExitCode = 0;
+    if (agent.installCommand?.length) {
+      const runId = installRunId(hash);
+      const spec = {
+        runId,
+        kind: 'install' as const,
+        argv: agent.installCommand,
+        cwd: agent.workingDir,
+        env: Object.fromEntries((agent.env ?? []).map((e) => [e.name, e.value])),
+      };
+      let res = await client.run(spec);
+      if (res.status === 409) res = await client.attach(runId);
+      if (res.status !== 200)
+        throw new Error(`sandboxd refused the install: ${res.status} ${JSON.stringify(res.body)}`);
+      let exit: ExitEvent | undefined;
+      for await (const m of res.events) if (m.event === 'exit') exit = ExitEvent.parse(JSON.parse(m.data));
+      if (!exit) throw new Error('the install stream ended without an exit event');
+      installExitCode = exit.exitCode;
+      await this.#d.event(
+        sandbox,
+        installExitCode === 0 ? 'Normal' : 'Warning',
+        installExitCode === 0 ? 'AgentInstallSucceeded' : 'AgentInstallFailed',
+        `install command exited with ${installExitCode} after ${exit.durationMs} ms`,
+      );
+    }
+    await this.#write(sandbox, {
+      lastConfiguredAt: this.#d.now().toISOString(),
+      installCommandHash: hash,
+      entrypoint: agent.entrypoint,
+      installExitCode,
+      maxConcurrentInvokes: max,
+    });
+    await client.setMaxConcurrentInvokes(max);
+  }
+
+  async #write(sandbox: Sandbox, agentConfigure: AgentConfigureStatus): Promise<void> {
+    await this.#custom.patchNamespacedCustomObjectStatus(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: 'sandboxes',
+        namespace: sandbox.metadata.namespace!,
+        name: sandbox.metadata.name!,
+        body: { status: { agentConfigure } },
+      },
+      mergePatch,
+    );
+  }
+}

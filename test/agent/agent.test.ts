@@ -1,0 +1,476 @@
+// Agent mode end to end: the API (in-process, plus a second `svc api` process), the
+// operator, devnode and sandboxd, against the real control plane.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { createInterface } from 'node:readline';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { GROUP, SseParser, VERSION, type Sandbox, type SseMessage } from '../../core/index.ts';
+import { startOperator, type RunningOperator } from '../../operator/index.ts';
+import { waitFor } from '../controlplane/index.ts';
+import { startTestApi, useDevnode, useNamespace, type TestApi } from '../support/index.ts';
+
+const ns = useNamespace('agent');
+useDevnode(ns);
+const template = `agent-${randomBytes(3).toString('hex')}`;
+const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
+let api: TestApi;
+let base: string;
+let operator: RunningOperator;
+let second: { url: string; child: ChildProcess };
+
+// The agent: its first stdin line picks what it does; the rest of stdin is its input.
+const AGENT = `read -r cmd arg
+case "$cmd" in
+  echo) cat > /workspace/stdin.bin; sha256sum /workspace/stdin.bin | cut -d' ' -f1 ;;
+  split) echo to-stdout; echo to-stderr >&2; exit 3 ;;
+  wait) trap 'echo "$arg" > /workspace/term.marker; exit 143' TERM; echo ready; while :; do sleep 0.05; done ;;
+  big) seq 1 1500000 ;;
+  cat) cat "/workspace/$arg" ;;
+  write) echo "$arg" > /workspace/kept.txt ;;
+  *) echo "unknown $cmd" >&2; exit 2 ;;
+esac
+`;
+const INSTALL = ['sh', '-c', 'echo installing; echo run >> /workspace/install.count'];
+const configureBody = {
+  files: [{ path: '/workspace/agent.sh', content: AGENT }],
+  entrypoint: ['sh', '/workspace/agent.sh'],
+  installCommand: INSTALL,
+};
+
+beforeAll(async () => {
+  await ns.custom.createClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'clustersandboxtemplates',
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'ClusterSandboxTemplate',
+      metadata: { name: template },
+      spec: { image: 'debian:bookworm', storage: { size: '1Gi' }, agent: { maxConcurrentInvokes: 5 } },
+    },
+  });
+  operator = await startOperator({
+    kc: ns.kc,
+    logger,
+    namespace: ns.name,
+    leaseNamespace: ns.name,
+    identity: 'agent-test',
+    settings: {
+      sandboxdImage: 'svc:test',
+      sandboxdPath: '/usr/local/bin/sandboxd',
+      ingressClass: 'nginx',
+      apiNamespace: 'svc-system',
+      apiPodLabels: { 'app.kubernetes.io/name': 'svc' },
+      snapshotWaitSeconds: 5,
+      maxRestarts: 5,
+    },
+  });
+  api = await startTestApi(ns, { statusWaitMs: 60_000 });
+  base = await api.serve();
+  second = await startApiProcess();
+}, 60_000);
+
+afterAll(async () => {
+  second?.child.kill('SIGTERM');
+  await api?.close();
+  await operator?.stop();
+  await ns.custom
+    .deleteClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'clustersandboxtemplates',
+      name: template,
+    })
+    .catch(() => undefined);
+}, 30_000);
+
+/** A second API replica as its own `svc api` process, sharing the cluster and nothing else. */
+async function startApiProcess(): Promise<{ url: string; child: ChildProcess }> {
+  const child = spawn(
+    process.execPath,
+    [
+      'cmd/svc.ts',
+      'api',
+      ...['--listen', '127.0.0.1:0', '--kubeconfig', inject('kubeconfigPath')],
+      ...['--service-namespace', ns.name, '--default-namespace', ns.name],
+      ...['--auth.devAuth', 'true', '--log-level', 'warn'],
+    ],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('svc api did not start within 30 s')), 30_000);
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const m = /listening on (http:\/\/\S+)/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`svc api exited with ${code}`)));
+  });
+  return { url, child };
+}
+
+interface Streamed {
+  status: number;
+  headers: Headers;
+  events: { event: string; data: Record<string, unknown> }[];
+  body?: Record<string, unknown>;
+}
+
+/** A streaming call over real HTTP; `onEvent` may abort. */
+async function sse(
+  path: string,
+  opts: {
+    body?: string | Buffer;
+    key?: string;
+    url?: string;
+    signal?: AbortSignal;
+    onEvent?: (e: SseMessage) => void;
+  } = {},
+): Promise<Streamed> {
+  const sep = path.includes('?') ? '&' : '?';
+  const res = await fetch(`${opts.url ?? base}/api/v1${path}${sep}namespace=${ns.name}`, {
+    method: 'POST',
+    headers: {
+      accept: 'text/event-stream',
+      ...(opts.key === undefined ? {} : { 'x-api-key': opts.key }),
+    },
+    body: opts.body,
+    signal: opts.signal,
+  });
+  if (!res.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return {
+      status: res.status,
+      headers: res.headers,
+      events: [],
+      body: (await res.json()) as Record<string, unknown>,
+    };
+  }
+  const parser = new SseParser();
+  const events: Streamed['events'] = [];
+  const decoder = new TextDecoder();
+  try {
+    for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+      for (const m of parser.push(decoder.decode(chunk, { stream: true }))) {
+        events.push({ event: m.event, data: JSON.parse(m.data) as Record<string, unknown> });
+        opts.onEvent?.(m);
+      }
+    }
+  } catch (err) {
+    if (!opts.signal?.aborted) throw err;
+  }
+  return { status: res.status, headers: res.headers, events };
+}
+
+const configure = (name: string, body: object = configureBody, key = api.keys.alice) =>
+  sse(`/sandboxes/${name}/configure`, { body: JSON.stringify(body), key });
+const invoke = (name: string, stdin: string | Buffer, opts: Parameters<typeof sse>[1] = {}) =>
+  sse(`/sandboxes/${name}/invoke`, { body: stdin, key: api.keys.alice, ...opts });
+const stdout = (s: Streamed) =>
+  s.events
+    .filter((e) => e.event === 'log' && e.data.stream === 'stdout')
+    .map((e) => e.data.data)
+    .join('');
+const exitOf = (s: Streamed) => s.events.find((e) => e.event === 'exit')?.data;
+
+async function create(name: string, spec: object): Promise<void> {
+  const res = await api.call('POST', '/sandboxes', {
+    key: api.keys.alice,
+    body: { name, templateRef: { name: template }, ...spec },
+  });
+  expect(res.status, await res.clone().text()).toBe(201);
+}
+
+async function phase(name: string, want: string): Promise<Sandbox> {
+  let s: Sandbox | undefined;
+  await waitFor(
+    async () => {
+      s = (await ns.custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: 'sandboxes',
+        namespace: ns.name,
+        name,
+      })) as Sandbox;
+      return s.status?.phase === want;
+    },
+    { timeoutMs: 60_000, describe: () => `${name} ${want}: ${JSON.stringify(s?.status)}` },
+  );
+  return s!;
+}
+
+async function putPolicy(policy: object): Promise<void> {
+  const res = await api.call('PUT', `/governance/policies/${ns.name}`, { key: api.keys.admin, body: policy });
+  expect(res.status, await res.clone().text()).toBe(200);
+}
+
+async function events(reason: string): Promise<number> {
+  const list = await ns.core.listNamespacedEvent({ namespace: ns.name });
+  return list.items.filter((e) => e.reason === reason).length;
+}
+
+describe('agent mode', () => {
+  test('check order: 401, 400 mode, 409 phase, 424 no entrypoint; owner-or-admin', async () => {
+    await create('coder', { mode: 'code' });
+    await create('agent', { mode: 'agent', harness: { agent: { defaultInvokeTimeout: '15s' } } });
+    await create('parked', { mode: 'agent', stopped: true });
+    await phase('coder', 'Running');
+    await phase('agent', 'Running');
+    await phase('parked', 'Stopped');
+
+    for (const path of ['configure', 'invoke']) {
+      const anonymous = await sse(`/sandboxes/agent/${path}`, { body: '{}' });
+      expect(anonymous.status).toBe(401);
+      const code = await sse(`/sandboxes/coder/${path}`, { body: '{}', key: api.keys.alice });
+      expect(code.status).toBe(400);
+      expect(code.body).toMatchObject({ error: 'not_agent_mode' });
+      expect(String(code.body?.message)).toMatch(/file-transfer and exec APIs/);
+      const parked = await sse(`/sandboxes/parked/${path}`, { body: '{}', key: api.keys.alice });
+      expect(parked.status).toBe(409);
+      expect(parked.body).toMatchObject({ error: 'not_running', phase: 'Stopped' });
+      const other = await sse(`/sandboxes/agent/${path}`, { body: '{}', key: api.keys.bob });
+      expect(other.status).toBe(403);
+    }
+    const unconfigured = await invoke('agent', 'echo\n');
+    expect(unconfigured.status).toBe(424);
+    expect(unconfigured.body).toMatchObject({ error: 'not_configured' });
+  }, 120_000);
+
+  test('configure limits and governance deny before anything is written, with ConfigureDenied', async () => {
+    const tooMany = {
+      ...configureBody,
+      files: Array.from({ length: 201 }, (_, i) => ({ path: `/workspace/many/${i}`, content: 'x' })),
+    };
+    const fileOver = {
+      ...configureBody,
+      files: [{ path: '/workspace/big.bin', content: 'x'.repeat(32 * 1024 * 1024 + 1) }],
+    };
+    const requestOver = {
+      ...configureBody,
+      files: Array.from({ length: 5 }, (_, i) => ({
+        path: `/workspace/part${i}`,
+        content: 'x'.repeat(32 * 1024 * 1024),
+      })),
+    };
+    const denied = await events('ConfigureDenied');
+    for (const [body, code] of [
+      [tooMany, 'configure_too_many_files'],
+      [fileOver, 'configure_file_too_large'],
+      [requestOver, 'configure_request_too_large'],
+    ] as const) {
+      const res = await configure('agent', body);
+      expect(res.status).toBe(403);
+      expect(res.body?.error).toBe('policy_violation');
+      expect((res.body?.violations as { code: string }[]).map((v) => v.code)).toEqual([code]);
+    }
+    await putPolicy({ allowedTemplates: ['something-else'] });
+    const res = await configure('agent');
+    expect(res.status).toBe(403);
+    expect(res.body).toMatchObject({
+      error: 'policy_violation',
+      violations: [{ code: 'template_not_allowed' }],
+    });
+    await waitFor(async () => (await events('ConfigureDenied')) === denied + 4, {
+      timeoutMs: 10_000,
+      describe: () => 'four ConfigureDenied Events',
+    });
+
+    // Exactly at the bounds passes: 200 files, one of them 32 MiB.
+    await putPolicy({ maxConcurrentInvokesPerSandbox: 2 });
+    const atBounds = {
+      ...configureBody,
+      files: [
+        ...configureBody.files,
+        { path: '/workspace/at-bound.bin', content: 'y'.repeat(32 * 1024 * 1024) },
+        ...Array.from({ length: 198 }, (_, i) => ({ path: `/workspace/many/${i}`, content: 'x' })),
+      ],
+    };
+    const ok = await configure('agent', atBounds);
+    expect(ok.status).toBe(200);
+    const result = ok.events.at(-1);
+    expect(result?.event).toBe('result');
+    expect(result?.data).toMatchObject({ installExitCode: 0, skipped: false, maxConcurrentInvokes: 2 });
+    // Nothing of the denied requests reached the workspace.
+    const probe = await invoke('agent', 'cat big.bin\n');
+    expect(stdout(probe)).toBe('');
+    const part = await invoke('agent', 'cat part0\n');
+    expect(stdout(part)).toBe('');
+  }, 180_000);
+
+  test('configure streams the install once; a repeat is skipped with the same hash', async () => {
+    const first = await configure('agent');
+    expect(first.status).toBe(200);
+    expect(first.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const logs = first.events
+      .filter((e) => e.event === 'log')
+      .map((e) => e.data.data)
+      .join('');
+    expect(logs).toContain('installing');
+    const result = first.events.at(-1)!;
+    expect(result.event).toBe('result');
+    expect(Object.keys(result.data).sort()).toEqual(
+      [
+        'entrypoint',
+        'installCommandHash',
+        'installExitCode',
+        'lastConfiguredAt',
+        'maxConcurrentInvokes',
+        'skipped',
+      ].sort(),
+    );
+    expect(result.data).toMatchObject({
+      installExitCode: 0,
+      entrypoint: configureBody.entrypoint,
+      maxConcurrentInvokes: 2,
+      skipped: false,
+    });
+
+    const again = await configure('agent');
+    expect(again.events.filter((e) => e.event === 'log')).toEqual([]);
+    expect(again.events.at(-1)?.data).toMatchObject({
+      installCommandHash: result.data.installCommandHash,
+      skipped: true,
+    });
+    // The install ran once for this configure (and once for the at-bounds one before it).
+    expect(stdout(await invoke('agent', 'cat install.count\n'))).toBe('run\nrun\n');
+
+    const s = await phase('agent', 'Running');
+    expect(s.status?.agentConfigure).toMatchObject({
+      installCommandHash: result.data.installCommandHash,
+      installExitCode: 0,
+      entrypoint: configureBody.entrypoint,
+      maxConcurrentInvokes: 2,
+    });
+    expect(await events('AgentConfigured')).toBeGreaterThanOrEqual(3);
+
+    const failing = await configure('agent', { ...configureBody, installCommand: ['sh', '-c', 'exit 7'] });
+    expect(failing.events.at(-1)?.data).toMatchObject({ installExitCode: 7, skipped: false });
+    expect((await phase('agent', 'Running')).status?.agentConfigure?.installExitCode).toBe(7);
+  }, 120_000);
+
+  test('invoke: binary stdin, stdout and stderr apart, exit codes, a 10 MiB stream in order', async () => {
+    const bytes = randomBytes(256 * 1024);
+    const echo = await invoke('agent', Buffer.concat([Buffer.from('echo\n'), bytes]));
+    expect(echo.events[0]?.event).toBe('start');
+    expect(String(echo.events[0]?.data.invokeId)).toMatch(/^inv-/);
+    expect(stdout(echo).trim()).toBe(createHash('sha256').update(bytes).digest('hex'));
+    expect(exitOf(echo)).toMatchObject({
+      exitCode: 0,
+      reason: 'completed',
+      invokeId: echo.events[0]?.data.invokeId,
+    });
+
+    const split = await invoke('agent', 'split\n');
+    expect(stdout(split)).toBe('to-stdout\n');
+    expect(
+      split.events
+        .filter((e) => e.data.stream === 'stderr')
+        .map((e) => e.data.data)
+        .join(''),
+    ).toBe('to-stderr\n');
+    expect(exitOf(split)).toMatchObject({ exitCode: 3, reason: 'completed' });
+    expect(split.events.at(-1)?.event).toBe('exit');
+
+    const big = await invoke('agent', 'big\n');
+    const lines = stdout(big).split('\n');
+    expect(lines.length).toBe(1_500_001);
+    expect(lines.slice(0, 3)).toEqual(['1', '2', '3']);
+    expect(lines.every((l, i) => (i === 1_500_000 ? l === '' : l === String(i + 1)))).toBe(true);
+    expect(exitOf(big)).toMatchObject({ exitCode: 0, reason: 'completed' });
+  }, 120_000);
+
+  test('a run past defaultInvokeTimeout ends with reason timeout', async () => {
+    const res = await invoke('agent', 'wait timeout\n');
+    expect(exitOf(res)).toMatchObject({ reason: 'timeout' });
+  }, 60_000);
+
+  test('cancel from the other API process ends the stream with -1/canceled; unknown ids are 404', async () => {
+    let invokeId = '';
+    const ready = new Promise<void>((resolve) => {
+      void invoke('agent', 'wait canceled\n', {
+        onEvent: (m) => {
+          if (m.event === 'start') invokeId = (JSON.parse(m.data) as { invokeId: string }).invokeId;
+          if (m.event === 'log') resolve();
+        },
+      }).then((r) => (running = r));
+    });
+    let running: Streamed | undefined;
+    await ready;
+    const cancel = await fetch(`${second.url}/api/v1/sandboxes/agent/invoke/cancel?namespace=${ns.name}`, {
+      method: 'POST',
+      headers: { 'x-api-key': api.keys.alice, 'content-type': 'application/json' },
+      body: JSON.stringify({ invokeId }),
+    });
+    expect(cancel.status).toBe(202);
+    await waitFor(() => Promise.resolve(running !== undefined), {
+      timeoutMs: 20_000,
+      describe: () => 'the canceled stream to end',
+    });
+    expect(exitOf(running!)).toMatchObject({ invokeId, exitCode: -1, reason: 'canceled' });
+    const again = await api.call('POST', '/sandboxes/agent/invoke/cancel', {
+      key: api.keys.alice,
+      body: { invokeId },
+    });
+    expect(again.status).toBe(404);
+    const bob = await api.call('POST', '/sandboxes/agent/invoke/cancel', {
+      key: api.keys.bob,
+      body: { invokeId },
+    });
+    expect(bob.status).toBe(403);
+  }, 60_000);
+
+  test('a client that disconnects delivers SIGTERM to the entrypoint', async () => {
+    const abort = new AbortController();
+    await invoke('agent', 'wait disconnected\n', {
+      signal: abort.signal,
+      onEvent: (m) => m.event === 'log' && abort.abort(),
+    });
+    await waitFor(async () => stdout(await invoke('agent', 'cat term.marker\n')) === 'disconnected\n', {
+      timeoutMs: 20_000,
+      describe: () => 'the TERM trap to write its marker',
+    });
+  }, 60_000);
+
+  test('maxConcurrentInvokesPerSandbox 2 over a template asking 5: 2 run, 8 get the exact 429', async () => {
+    const results: Streamed[] = [];
+    const runs = Array.from({ length: 10 }, (_, i) => {
+      const abort = new AbortController();
+      const started = new Promise<void>((resolve) => {
+        void invoke('agent', `wait parallel-${i}\n`, {
+          url: i % 2 === 0 ? base : second.url,
+          signal: abort.signal,
+          onEvent: (m) => m.event === 'log' && resolve(),
+        }).then((r) => {
+          results[i] = r;
+          resolve();
+        });
+      });
+      return { abort, started };
+    });
+    await Promise.all(runs.map((r) => r.started));
+    const refused = results.filter((r) => r?.status === 429);
+    expect(refused.length).toBe(8);
+    for (const r of refused) {
+      expect(r.headers.get('retry-after')).toBe('5');
+      expect(r.body).toEqual({
+        error: 'concurrency_exceeded',
+        limit: 2,
+        inflight: 2,
+        message: 'this sandbox runs at most 2 concurrent invokes and 2 are in flight; retry after 5 seconds',
+      });
+    }
+    for (const r of runs) r.abort.abort();
+  }, 60_000);
+
+  test('workspace data written by an invoke survives stop and resume', async () => {
+    await invoke('agent', 'write kept-across-stop\n');
+    for (const path of ['stop', 'resume']) {
+      const res = await api.call('POST', `/sandboxes/agent/${path}`, { key: api.keys.alice });
+      expect(res.status).toBeLessThan(300);
+      await phase('agent', path === 'stop' ? 'Stopped' : 'Running');
+    }
+    expect(stdout(await invoke('agent', 'cat kept.txt\n'))).toBe('kept-across-stop\n');
+  }, 120_000);
+});
