@@ -75,5 +75,8 @@ bench-create: deps kube
 bench-clone: deps kube
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts clone
 
+bench-invoke: deps kube
+	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/invoke.ts
+
 bench-sandboxd: node_modules/.stamp
 	$(NODE) bench/sandboxd.ts
