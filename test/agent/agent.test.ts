@@ -2,6 +2,7 @@
 // operator, devnode and sandboxd, against the real control plane.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { readFile, readdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
@@ -13,6 +14,8 @@ import { startTestApi, useDevnode, useNamespace, type TestApi } from '../support
 const ns = useNamespace('agent');
 useDevnode(ns);
 const template = `agent-${randomBytes(3).toString('hex')}`;
+/** In the 'agent' sandbox's environment, so the test can find its sandboxd on the host. */
+const marker = randomBytes(8).toString('hex');
 const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
 let api: TestApi;
 let base: string;
@@ -110,6 +113,23 @@ async function startApiProcess(): Promise<{ url: string; child: ChildProcess }> 
     child.once('exit', (code) => reject(new Error(`svc api exited with ${code}`)));
   });
   return { url, child };
+}
+
+/** SIGKILL to the 'agent' sandbox's sandboxd, found on the host by the marker in its environment. */
+async function killSandboxd(): Promise<void> {
+  let killed = 0;
+  for (const pid of await readdir('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const [env, cmdline] = await Promise.all([
+      readFile(`/proc/${pid}/environ`, 'utf8').catch(() => ''),
+      readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => ''),
+    ]);
+    if (env.includes(`SVC_TEST_MARKER=${marker}`) && cmdline.includes('sandboxd')) {
+      process.kill(Number(pid), 'SIGKILL');
+      killed++;
+    }
+  }
+  expect(killed).toBeGreaterThan(0);
 }
 
 interface Streamed {
@@ -214,7 +234,11 @@ async function events(reason: string): Promise<number> {
 describe('agent mode', () => {
   test('check order: 401, 400 mode, 409 phase, 424 no entrypoint; owner-or-admin', async () => {
     await create('coder', { mode: 'code' });
-    await create('agent', { mode: 'agent', harness: { agent: { defaultInvokeTimeout: '15s' } } });
+    await create('agent', {
+      mode: 'agent',
+      env: [{ name: 'SVC_TEST_MARKER', value: marker }],
+      harness: { agent: { defaultInvokeTimeout: '15s' } },
+    });
     await create('parked', { mode: 'agent', stopped: true });
     await phase('coder', 'Running');
     await phase('agent', 'Running');
@@ -461,7 +485,25 @@ describe('agent mode', () => {
         message: 'this sandbox runs at most 2 concurrent invokes and 2 are in flight; retry after 5 seconds',
       });
     }
+
+    // Over the cap and refused by governance at once: the cap answers first (429 before 403).
+    await putPolicy({ maxConcurrentInvokesPerSandbox: 2, allowedTemplates: ['another-template'] });
+    const both = await invoke('agent', 'split\n');
+    expect(both.status).toBe(429);
     for (const r of runs) r.abort.abort();
+    let refused403: Streamed | undefined;
+    await waitFor(
+      async () => {
+        refused403 = await invoke('agent', 'split\n');
+        return refused403.status === 403;
+      },
+      { timeoutMs: 20_000, describe: () => `403 once the runs end: ${JSON.stringify(refused403?.body)}` },
+    );
+    expect(refused403?.body).toMatchObject({
+      error: 'policy_violation',
+      violations: [{ code: 'template_not_allowed' }],
+    });
+    await putPolicy({ maxConcurrentInvokesPerSandbox: 2 });
   }, 60_000);
 
   test('workspace data written by an invoke survives stop and resume', async () => {
@@ -472,5 +514,28 @@ describe('agent mode', () => {
       await phase('agent', path === 'stop' ? 'Stopped' : 'Running');
     }
     expect(stdout(await invoke('agent', 'cat kept.txt\n'))).toBe('kept-across-stop\n');
+  }, 120_000);
+
+  test('a sandboxd crash mid-invoke: error then exit reason error; the workspace survives the restart', async () => {
+    await invoke('agent', 'write kept-across-crash\n');
+    const crash = await invoke('agent', 'wait crash\n', {
+      onEvent: (m) => void (m.event === 'log' && killSandboxd()),
+    });
+    expect(crash.events.map((e) => e.event).slice(-2)).toEqual(['error', 'exit']);
+    expect(crash.events.at(-2)?.data).toMatchObject({ code: 'sandbox_unreachable' });
+    expect(exitOf(crash)).toMatchObject({ exitCode: -1, reason: 'error' });
+    let read: Streamed | undefined;
+    await waitFor(
+      async () => {
+        read = await invoke('agent', 'cat kept.txt\n');
+        return read.status === 200 && stdout(read) === 'kept-across-crash\n';
+      },
+      {
+        timeoutMs: 60_000,
+        describe: () => `reading after the restart: ${read?.status} ${JSON.stringify(read?.body)}`,
+      },
+    );
+    const pod = await ns.core.readNamespacedPod({ name: 'agent', namespace: ns.name });
+    expect(pod.status?.containerStatuses?.[0]?.restartCount).toBeGreaterThanOrEqual(1);
   }, 120_000);
 });
