@@ -34,6 +34,7 @@ case "$cmd" in
   *) echo "unknown $cmd" >&2; exit 2 ;;
 esac
 `;
+const MiB32 = 32 * 1024 * 1024;
 const INSTALL = ['sh', '-c', 'echo installing; echo run >> /workspace/install.count'];
 const configureBody = {
   files: [{ path: '/workspace/agent.sh', content: AGENT }],
@@ -269,14 +270,15 @@ describe('agent mode', () => {
     };
     const fileOver = {
       ...configureBody,
-      files: [{ path: '/workspace/big.bin', content: 'x'.repeat(32 * 1024 * 1024 + 1) }],
+      files: [{ path: '/workspace/big.bin', content: 'x'.repeat(MiB32 + 1) }],
     };
+    // 128 MiB and one byte in all, no file over 32 MiB.
     const requestOver = {
       ...configureBody,
-      files: Array.from({ length: 5 }, (_, i) => ({
-        path: `/workspace/part${i}`,
-        content: 'x'.repeat(32 * 1024 * 1024),
-      })),
+      files: [
+        ...Array.from({ length: 4 }, (_, i) => ({ path: `/workspace/part${i}`, content: 'x'.repeat(MiB32) })),
+        { path: '/workspace/part4', content: 'x' },
+      ],
     };
     const denied = await events('ConfigureDenied');
     for (const [body, code] of [
@@ -301,16 +303,23 @@ describe('agent mode', () => {
       describe: () => 'four ConfigureDenied Events',
     });
 
-    // Exactly at the bounds passes: 200 files, one of them 32 MiB.
     await putPolicy({ maxConcurrentInvokesPerSandbox: 2 });
+    // Exactly at every bound: 200 files, 128 MiB in all, the largest exactly 32 MiB.
+    const small = Array.from({ length: 195 }, (_, i) => ({ path: `/workspace/many/${i}`, content: 'x' }));
+    const used = Buffer.byteLength(AGENT) + small.length + 3 * MiB32;
     const atBounds = {
       ...configureBody,
       files: [
         ...configureBody.files,
-        { path: '/workspace/at-bound.bin', content: 'y'.repeat(32 * 1024 * 1024) },
-        ...Array.from({ length: 198 }, (_, i) => ({ path: `/workspace/many/${i}`, content: 'x' })),
+        ...small,
+        ...Array.from({ length: 3 }, (_, i) => ({
+          path: `/workspace/bound${i}.bin`,
+          content: 'y'.repeat(MiB32),
+        })),
+        { path: '/workspace/rest.bin', content: 'z'.repeat(4 * MiB32 - used) },
       ],
     };
+    expect(atBounds.files.length).toBe(200);
     const ok = await configure('agent', atBounds);
     expect(ok.status).toBe(200);
     const result = ok.events.at(-1);
