@@ -44,6 +44,8 @@ const matrix: {
   method: string;
   path: (sandbox: string) => string;
   body?: (sandbox: string) => unknown;
+  /** The row's sandbox is `mode: agent` (for the agent endpoints). */
+  agent?: boolean;
   expect: Record<Who, number>;
 }[] = [
   {
@@ -84,6 +86,87 @@ const matrix: {
     expect: { ...unauthenticated, 'other user': 403, owner: 202, admin: 202 },
   },
   {
+    name: 'clone sandbox (the source never ran: 400)',
+    method: 'POST',
+    path: (s) => `/sandboxes/${s}/clone`,
+    body: () => ({}),
+    expect: { ...unauthenticated, 'other user': 403, owner: 400, admin: 400 },
+  },
+  {
+    name: 'forward a port (no operator here: the status wait times out, 504)',
+    method: 'POST',
+    path: (s) => `/sandboxes/${s}/ports`,
+    body: () => ({ port: 8080 }),
+    expect: { ...unauthenticated, 'other user': 403, owner: 504, admin: 504 },
+  },
+  {
+    name: 'remove a port',
+    method: 'DELETE',
+    path: (s) => `/sandboxes/${s}/ports/8080`,
+    expect: { ...unauthenticated, 'other user': 403, owner: 204, admin: 204 },
+  },
+  {
+    name: 'preview (not running: 409)',
+    method: 'GET',
+    path: (s) => `/sandboxes/${s}/preview/8080/`,
+    expect: { ...unauthenticated, 'other user': 403, owner: 409, admin: 409 },
+  },
+  {
+    name: 'configure (not running: 409)',
+    method: 'POST',
+    path: (s) => `/sandboxes/${s}/configure`,
+    body: () => ({ entrypoint: ['true'] }),
+    agent: true,
+    expect: { ...unauthenticated, 'other user': 403, owner: 409, admin: 409 },
+  },
+  {
+    name: 'invoke (not running: 409)',
+    method: 'POST',
+    path: (s) => `/sandboxes/${s}/invoke`,
+    body: () => 'stdin',
+    agent: true,
+    expect: { ...unauthenticated, 'other user': 403, owner: 409, admin: 409 },
+  },
+  {
+    name: 'cancel an invoke (no sandboxd yet: 503)',
+    method: 'POST',
+    path: (s) => `/sandboxes/${s}/invoke/cancel`,
+    body: () => ({ invokeId: 'inv-1' }),
+    agent: true,
+    expect: { ...unauthenticated, 'other user': 403, owner: 503, admin: 503 },
+  },
+  {
+    name: 'audit events',
+    method: 'GET',
+    path: () => '/audit/events',
+    expect: { ...unauthenticated, 'other user': 200, owner: 200, admin: 200 },
+  },
+  {
+    name: 'OpenAPI document',
+    method: 'GET',
+    path: () => '/openapi.json',
+    expect: { ...unauthenticated, 'other user': 200, owner: 200, admin: 200 },
+  },
+  {
+    name: 'read governance policies',
+    method: 'GET',
+    path: () => '/governance/policies',
+    expect: { ...unauthenticated, 'other user': 403, owner: 403, admin: 200 },
+  },
+  {
+    name: 'set a namespace policy',
+    method: 'PUT',
+    path: () => `/governance/policies/${ns.name}`,
+    body: () => ({}),
+    expect: { ...unauthenticated, 'other user': 403, owner: 403, admin: 200 },
+  },
+  {
+    name: 'effective policy',
+    method: 'GET',
+    path: () => '/governance/effective',
+    expect: { ...unauthenticated, 'other user': 200, owner: 200, admin: 200 },
+  },
+  {
     name: 'list API keys',
     method: 'GET',
     path: () => '/apikeys',
@@ -100,7 +183,11 @@ const matrix: {
 
 beforeAll(async () => {
   await issuer.start();
-  api = await startTestApi(ns, { oidc: { issuer: issuer.url, adminGroup: 'svc-admins' }, devAuth: false });
+  api = await startTestApi(ns, {
+    oidc: { issuer: issuer.url, adminGroup: 'svc-admins' },
+    devAuth: false,
+    statusWaitMs: 500,
+  });
 });
 afterAll(async () => {
   await api.close();
@@ -111,12 +198,12 @@ describe('authorization matrix', () => {
   const rows = matrix.flatMap((e, row) =>
     everyone.map((who, col) => ({ ...e, who, status: e.expect[who], sandbox: `s${row}-${col}` })),
   );
-  it.each(rows)('$name as $who → $status', async ({ method, path, body, who, status, sandbox }) => {
+  it.each(rows)('$name as $who → $status', async ({ method, path, body, agent, who, status, sandbox }) => {
     // Each row acts on a sandbox of its own, owned by alice, so rows cannot disturb each other.
     const owner = await credentials('owner');
     const made = await api.call('POST', '/sandboxes', {
       ...owner,
-      body: { name: sandbox, templateRef: { name: 'default' } },
+      body: { name: sandbox, templateRef: { name: 'default' }, ...(agent ? { mode: 'agent' } : {}) },
     });
     expect(made.status).toBe(201);
     const res = await api.call(method, path(sandbox), { ...(await credentials(who)), body: body?.(sandbox) });
