@@ -1,0 +1,206 @@
+// The operator as a real process, killed outright (SIGKILL) in the middle of creating a
+// Sandbox's objects: a second replica takes the Lease over and finishes the Sandbox without
+// duplicating anything the first one created.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { once } from 'node:events';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { NetworkingV1Api, Watch, type KubernetesObject } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
+import { waitFor } from '../controlplane/index.ts';
+import { startManaged, type Managed } from '../controlplane/processes.ts';
+import { useDevnode, useNamespace } from '../support/index.ts';
+
+const ns = useNamespace('oprestart');
+useDevnode(ns);
+const root = resolve(import.meta.dirname, '../..');
+const template = `oprestart-${randomBytes(3).toString('hex')}`;
+const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes' };
+const net = ns.kc.makeApiClient(NetworkingV1Api);
+const processes: Managed[] = [];
+let logDir = '';
+
+/** `svc operator` as its own process, watching the test's namespace, its Lease there too. */
+function operator(identity: string): Managed {
+  const p = startManaged(
+    `operator-${identity}`,
+    join(root, 'node_modules/.bin/node'),
+    [
+      join(root, 'cmd/svc.ts'),
+      'operator',
+      '--kubeconfig',
+      inject('kubeconfigPath'),
+      '--watch-namespace',
+      ns.name,
+      '--service-namespace',
+      ns.name,
+      '--identity',
+      identity,
+      '--lease-duration-seconds',
+      '3',
+      '--sandboxd-image',
+      'svc:test',
+      '--snapshot-wait-seconds',
+      '2',
+      '--log-level',
+      process.env.SVC_TEST_LOG ?? 'info',
+    ],
+    join(logDir, `operator-${identity}.log`),
+  );
+  processes.push(p);
+  return p;
+}
+
+beforeAll(async () => {
+  logDir = await mkdtemp(join(tmpdir(), 'svc-test-oprestart-'));
+  await ns.custom.createClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'clustersandboxtemplates',
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'ClusterSandboxTemplate',
+      metadata: { name: template },
+      spec: { image: 'debian:bookworm', storage: { size: '1Gi' } },
+    },
+  });
+});
+afterAll(async () => {
+  for (const p of processes) await p.stop(5_000);
+  await ns.custom
+    .deleteClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'clustersandboxtemplates',
+      name: template,
+    })
+    .catch(() => undefined);
+  if (logDir) await rm(logDir, { recursive: true, force: true });
+}, 30_000);
+
+/** The operators' logs, for a failure message. */
+async function logs(): Promise<string> {
+  const parts = await Promise.all(
+    processes.map(async (p) => `--- ${p.name}\n${await readFile(p.logPath, 'utf8').catch(() => '')}`),
+  );
+  return parts.join('\n').slice(-8_000);
+}
+
+/** What the operator owns of Sandbox `name`, by kind: found by the label it puts on all of it. */
+async function owned(name: string) {
+  const labelSelector = `svc.io/sandbox=${name}`;
+  const namespace = ns.name;
+  const items = {
+    Secret: (await ns.core.listNamespacedSecret({ namespace, labelSelector })).items,
+    PersistentVolumeClaim: (await ns.core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector }))
+      .items,
+    Pod: (await ns.core.listNamespacedPod({ namespace, labelSelector })).items,
+    NetworkPolicy: (await net.listNamespacedNetworkPolicy({ namespace, labelSelector })).items,
+  };
+  return items as Record<keyof typeof items, KubernetesObject[]>;
+}
+
+describe('operator restart', () => {
+  test('killing the operator mid-create and starting another leaves one of each owned object', async () => {
+    const name = 'crash';
+    const first = operator('first');
+
+    // Kill the first operator the moment the first object it creates for the Sandbox (the
+    // sandboxd token Secret) is written, while it is still creating the rest.
+    let killedAt: KubernetesObject | undefined;
+    let settle!: { done: () => void; fail: (err: Error) => void };
+    const killed = new Promise<void>((done, fail) => (settle = { done, fail }));
+    const watch = await new Watch(ns.kc).watch(
+      `/api/v1/namespaces/${ns.name}/secrets`,
+      { fieldSelector: `metadata.name=${name}-sandboxd` },
+      (type: string, obj: KubernetesObject) => {
+        if (type !== 'ADDED' || killedAt) return;
+        first.child.kill('SIGKILL');
+        killedAt = obj;
+        settle.done();
+      },
+      (err: unknown) => {
+        if (!killedAt) settle.fail(new Error(`the Secret watch ended: ${String(err)}`));
+      },
+    );
+    try {
+      await ns.custom.createNamespacedCustomObject({
+        ...sandboxes,
+        namespace: ns.name,
+        body: {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'Sandbox',
+          metadata: { name },
+          spec: { templateRef: { name: template } },
+        },
+      });
+      await Promise.race([
+        killed,
+        once(first.child, 'exit').then(async () => {
+          if (!killedAt)
+            throw new Error(`the first operator exited before creating anything:\n${await logs()}`);
+        }),
+      ]);
+    } finally {
+      watch.abort();
+    }
+    if (first.child.exitCode === null && first.child.signalCode === null) await once(first.child, 'exit');
+    expect(first.child.signalCode).toBe('SIGKILL');
+
+    // What the first operator had written when it died: the Secret, perhaps more.
+    const atKill = await owned(name);
+    const partial = Object.entries(atKill)
+      .filter(([, items]) => items.length > 0)
+      .map(([kind]) => kind);
+    console.log(`owned objects when the first operator was killed: ${partial.join(', ')}`);
+    expect(partial).toContain('Secret');
+
+    // The second waits for the dead leader's Lease to expire, then finishes the Sandbox.
+    operator('second');
+    let sandbox: Sandbox | undefined;
+    await waitFor(
+      async () => {
+        sandbox = (await ns.custom.getNamespacedCustomObject({
+          ...sandboxes,
+          namespace: ns.name,
+          name,
+        })) as Sandbox;
+        return sandbox.status?.phase === 'Running';
+      },
+      { timeoutMs: 60_000, describe: () => `${name} Running: ${JSON.stringify(sandbox?.status)}` },
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logs()}`);
+    });
+    const lease = (await ns.custom.getNamespacedCustomObject({
+      group: 'coordination.k8s.io',
+      version: 'v1',
+      namespace: ns.name,
+      plural: 'leases',
+      name: 'svc-operator',
+    })) as { spec: { holderIdentity: string } };
+    expect(lease.spec.holderIdentity).toBe('second');
+
+    const after = await owned(name);
+    const uid = sandbox!.metadata.uid;
+    for (const [kind, items] of Object.entries(after)) {
+      expect(
+        items.map((o) => o.metadata?.name),
+        kind,
+      ).toHaveLength(1);
+      expect(items[0]!.metadata?.ownerReferences, kind).toEqual([
+        expect.objectContaining({ kind: 'Sandbox', name, uid, controller: true }),
+      ]);
+    }
+    expect(after.Secret[0]!.metadata?.name).toBe(`${name}-sandboxd`);
+    expect(after.PersistentVolumeClaim[0]!.metadata?.name).toBe(`${name}-workspace`);
+    expect(after.Pod[0]!.metadata?.name).toBe(name);
+    expect(after.NetworkPolicy[0]!.metadata?.name).toBe(`sandbox-${name}`);
+    // What the first operator created was kept, not replaced: the same token Secret.
+    expect(after.Secret[0]!.metadata?.uid).toBe(killedAt!.metadata?.uid);
+    for (const [kind, items] of Object.entries(atKill))
+      if (items.length)
+        expect(after[kind as keyof typeof after][0]!.metadata?.uid, kind).toBe(items[0]!.metadata?.uid);
+  }, 120_000);
+});
