@@ -24,7 +24,9 @@ const settings: OperatorSettings = {
   maxRestarts: 5,
 };
 const ops: RunningOperator[] = [];
-const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
+// The operator's logs are kept, at debug, so a test can prove no secret value is in them.
+const logLines: string[] = [];
+const logger = pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) });
 const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes' };
 
 function operator(identity: string) {
@@ -175,6 +177,8 @@ describe('operator', () => {
     const events = await ns.core.listNamespacedEvent({ namespace: ns.name });
     expect(JSON.stringify(await get('raw'))).not.toContain('sk-very-secret-value');
     expect(JSON.stringify(events.items)).not.toContain('sk-very-secret-value');
+    expect(logLines.length).toBeGreaterThan(0);
+    expect(logLines.join('')).not.toContain('sk-very-secret-value');
 
     // Stop keeps the claim; resume finds the file written before.
     await sh('raw', 'echo before-stop > /workspace/kept');
