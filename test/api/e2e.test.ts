@@ -1,0 +1,243 @@
+// The API on the whole stack: devnode runs the sandboxes, the operator reconciles them.
+// Ports reach a real server inside a sandbox through the preview proxy; a clone carries
+// the source's files byte for byte.
+import { createHash, randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
+import { join } from 'node:path';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { WebSocket } from 'ws';
+import { GROUP, VERSION, type CloneResponse, type Sandbox } from '../../core/index.ts';
+import { startOperator, type RunningOperator } from '../../operator/index.ts';
+import { waitFor } from '../controlplane/index.ts';
+import { startTestApi, useDevnode, useNamespace, type TestApi } from '../support/index.ts';
+
+const ns = useNamespace('api-e2e');
+useDevnode(ns);
+const template = `e2e-${randomBytes(3).toString('hex')}`;
+const BIG = 50 * 1024 * 1024;
+let api: TestApi;
+let base: string;
+let operator: RunningOperator;
+
+// The sandbox's own program: an HTTP server on 8080 with a 50 MiB body, an echo and a
+// WebSocket echo. Sandboxes see the host's files, so it runs on this checkout's Node and ws.
+const root = join(import.meta.dirname, '..', '..');
+const SERVER = `
+const { createServer } = require('node:http');
+const { WebSocketServer } = require(${JSON.stringify(join(root, 'node_modules/ws'))});
+const chunk = Buffer.alloc(1024 * 1024);
+for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31) % 251;
+const server = createServer((req, res) => {
+  if (req.url === '/big') {
+    res.writeHead(200, { 'content-length': String(${BIG}) });
+    let sent = 0;
+    const pump = () => {
+      while (sent < ${BIG}) { sent += chunk.length; if (!res.write(chunk)) return void res.once('drain', pump); }
+      res.end();
+    };
+    return pump();
+  }
+  const parts = [];
+  req.on('data', (c) => parts.push(c));
+  req.on('end', () => res.end(JSON.stringify({ method: req.method, url: req.url, body: Buffer.concat(parts).toString(), headers: req.headers })));
+});
+new WebSocketServer({ server }).on('connection', (s) => s.on('message', (d, binary) => s.send(d, { binary })));
+server.listen(8080, '127.0.0.1');
+`;
+
+beforeAll(async () => {
+  await ns.custom.createClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'clustersandboxtemplates',
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'ClusterSandboxTemplate',
+      metadata: { name: template },
+      spec: {
+        image: 'debian:bookworm',
+        command: [join(root, 'node_modules/.bin/node'), '-e', SERVER],
+        storage: { size: '1Gi' },
+      },
+    },
+  });
+  operator = await startOperator({
+    kc: ns.kc,
+    logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
+    namespace: ns.name,
+    leaseNamespace: ns.name,
+    identity: 'api-e2e',
+    settings: {
+      sandboxdImage: 'svc:test',
+      sandboxdPath: '/usr/local/bin/sandboxd',
+      ingressClass: 'nginx',
+      apiNamespace: 'svc-system',
+      apiPodLabels: { 'app.kubernetes.io/name': 'svc' },
+      snapshotWaitSeconds: 60,
+      maxRestarts: 5,
+    },
+  });
+  api = await startTestApi(ns, { statusWaitMs: 60_000 });
+  base = await api.serve();
+}, 60_000);
+
+afterAll(async () => {
+  await api?.close();
+  await operator?.stop();
+  await ns.custom
+    .deleteClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'clustersandboxtemplates',
+      name: template,
+    })
+    .catch(() => undefined);
+}, 30_000);
+
+async function running(name: string): Promise<Sandbox> {
+  let s: Sandbox | undefined;
+  await waitFor(
+    async () => {
+      const res = await api.call('GET', `/sandboxes/${name}`, { key: api.keys.alice });
+      s = (await res.json()) as Sandbox;
+      return s.status?.phase === 'Running';
+    },
+    { timeoutMs: 90_000, describe: () => `${name} Running: ${JSON.stringify(s?.status)}` },
+  );
+  return s!;
+}
+
+/** Runs a shell command in a sandbox through its sandboxd (as the API reaches it). */
+async function sh(name: string, script: string): Promise<string> {
+  const sandboxd = await api.deps.sandboxd.client(ns.name, name);
+  const res = await sandboxd.run({
+    runId: randomBytes(6).toString('hex'),
+    kind: 'exec',
+    argv: ['sh', '-c', script],
+  });
+  let out = '';
+  for await (const e of res.events) {
+    const d = JSON.parse(e.data) as { stream?: string; data?: string };
+    if (e.event === 'log' && d.stream === 'stdout') out += d.data;
+  }
+  return out;
+}
+
+const preview = (sandbox: string, rest: string) =>
+  `${base}/api/v1/sandboxes/${sandbox}/preview/8080${rest}${rest.includes('?') ? '&' : '?'}namespace=${ns.name}`;
+
+describe('API on the whole stack', () => {
+  test('ports: a server inside the sandbox answers through the preview; DELETE makes it 404', async () => {
+    const made = await api.call('POST', '/sandboxes', {
+      key: api.keys.alice,
+      body: { name: 'web', templateRef: { name: template } },
+    });
+    expect(made.status).toBe(201);
+    await running('web');
+
+    const forwarded = await api.call('POST', '/sandboxes/web/ports', {
+      key: api.keys.alice,
+      body: { port: 8080 },
+    });
+    expect(forwarded.status).toBe(201);
+    expect(await forwarded.json()).toEqual({
+      port: 8080,
+      protocol: 'http',
+      internalUrl: `http://pf-web-8080.${ns.name}.svc.cluster.local:8080`,
+    });
+
+    // The server starts with the sandbox; wait until the proxy reaches it.
+    await waitFor(
+      async () => (await fetch(preview('web', '/ready'), { headers: { 'x-api-key': api.keys.alice } })).ok,
+      { timeoutMs: 30_000, describe: () => 'the server inside the sandbox to answer' },
+    );
+
+    const big = await fetch(preview('web', '/big'), { headers: { 'x-api-key': api.keys.alice } });
+    expect(big.status).toBe(200);
+    const hash = createHash('sha256');
+    let size = 0;
+    for await (const c of big.body as unknown as AsyncIterable<Uint8Array>) {
+      hash.update(c);
+      size += c.length;
+    }
+    const chunk = Buffer.alloc(1024 * 1024);
+    for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31) % 251;
+    const want = createHash('sha256');
+    for (let i = 0; i < BIG / chunk.length; i++) want.update(chunk);
+    expect(size).toBe(BIG);
+    expect(hash.digest('hex')).toBe(want.digest('hex'));
+
+    const post = await fetch(preview('web', '/echo?x=1'), {
+      method: 'POST',
+      headers: { 'x-api-key': api.keys.alice },
+      body: 'hello from outside',
+    });
+    const echoed = (await post.json()) as { method: string; url: string; body: string; headers: object };
+    expect(echoed).toMatchObject({ method: 'POST', body: 'hello from outside' });
+    expect(echoed.url).toMatch(/^\/echo\?x=1/);
+    expect(echoed.headers).not.toHaveProperty('x-api-key');
+
+    const socket = new WebSocket(preview('web', '/ws').replace('http', 'ws'), {
+      headers: { 'x-api-key': api.keys.alice },
+    });
+    await once(socket, 'open');
+    socket.send('ping through the sandbox');
+    const [data] = (await once(socket, 'message')) as [Buffer];
+    expect(data.toString()).toBe('ping through the sandbox');
+    socket.close();
+
+    const bob = await fetch(preview('web', '/echo'), { headers: { 'x-api-key': api.keys.bob } });
+    expect(bob.status).toBe(403);
+    const bobSocket = new WebSocket(preview('web', '/ws').replace('http', 'ws'), {
+      headers: { 'x-api-key': api.keys.bob },
+    });
+    const [, refused] = (await once(bobSocket, 'unexpected-response')) as [unknown, IncomingMessage];
+    expect(refused.statusCode).toBe(403);
+    refused.destroy();
+
+    const removed = await api.call('DELETE', '/sandboxes/web/ports/8080', { key: api.keys.alice });
+    expect(removed.status).toBe(204);
+    const after = await fetch(preview('web', '/echo'), { headers: { 'x-api-key': api.keys.alice } });
+    expect(after.status).toBe(404);
+  }, 180_000);
+
+  test('clone: 202 as the spec shows, and the clone runs with byte-identical files', async () => {
+    const made = await api.call('POST', '/sandboxes', {
+      key: api.keys.alice,
+      body: { name: 'src', templateRef: { name: template } },
+    });
+    expect(made.status).toBe(201);
+    await running('src');
+    await sh(
+      'src',
+      'mkdir -p /workspace/tree && for i in $(seq 1 200); do head -c 2048 /dev/urandom > /workspace/tree/f$i; done; head -c 8388608 /dev/urandom > /workspace/blob',
+    );
+    const sums = 'cd /workspace && find tree blob -type f | sort | xargs sha256sum';
+    const before = await sh('src', sums);
+    expect(before.split('\n').filter(Boolean)).toHaveLength(201);
+
+    const res = await api.call('POST', '/sandboxes/src/clone', { key: api.keys.bob, body: {} });
+    expect(res.status).toBe(403);
+    const accepted = await api.call('POST', '/sandboxes/src/clone', {
+      key: api.keys.alice,
+      body: { name: 'copy' },
+    });
+    expect(accepted.status).toBe(202);
+    const body = (await accepted.json()) as CloneResponse;
+    expect(body).toMatchObject({
+      name: 'copy',
+      namespace: ns.name,
+      clonedFrom: 'src',
+      phase: 'Pending',
+      message: 'clone accepted; poll GET /api/v1/sandboxes/copy until status.phase is Running',
+    });
+    expect(body.snapshot).toMatch(/^src-snap-\d+$/);
+
+    const copy = await running('copy');
+    expect(copy.spec.createdBy).toBe('alice');
+    expect(copy.status?.clonedFrom).toBe('src');
+    expect(await sh('copy', sums)).toBe(before);
+  }, 180_000);
+});
