@@ -63,11 +63,22 @@ export function cloneRoutes(deps: ApiDeps): Hono {
       snapshotClass: parsed.data.snapshotClass,
       labels: { [Labels.sandbox]: sourceName },
     });
+    const configured = source.metadata.annotations?.[Annotations.configureFiles];
     try {
       await deps.sandboxes.create(namespace, {
         apiVersion: `${GROUP}/${VERSION}`,
         kind: 'Sandbox',
-        metadata: { name, namespace, annotations: { [Annotations.clonedFrom]: sourceName } },
+        metadata: {
+          name,
+          namespace,
+          annotations: {
+            [Annotations.clonedFrom]: sourceName,
+            // The configure travels with the spec, so the clone's installCommandHash is the
+            // source's. Its install runs once more in the clone: what it put outside
+            // /workspace (system packages, caches) is not in the snapshot.
+            ...(configured === undefined ? {} : { [Annotations.configureFiles]: configured }),
+          },
+        },
         spec: { ...spec, cloneFromSnapshot: snapshot },
       });
     } catch (err) {
