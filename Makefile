@@ -50,9 +50,12 @@ test-integration: deps kube
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) npx vitest run --project integration
 	@bash hack/check-no-leftovers.sh
 
-# The Python client: ruff, mypy --strict and its unit tests, in its own venv.
-test-python:
-	bash clients/python/test.sh
+# The Python client, in its own venv: ruff, mypy --strict, its unit tests, and its
+# integration tests against a stack the session starts itself (hack/dev.ts with a temporary
+# state folder and a free port, so a running `make dev` is never used nor disturbed).
+test-python: deps kube
+	env -u SVC_BASE_URL -u SVC_ENV_FILE SVC_INTEGRATION=1 SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) \
+		bash clients/python/test.sh
 
 test: deps kube typecheck lint format-check check-generated test-unit test-python test-integration
 

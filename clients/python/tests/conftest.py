@@ -1,11 +1,14 @@
 """Test configuration.
 
-Integration tests (marker ``integration``) need a running service, described by the
-variables ``make dev`` writes to ``.dev/env``: SVC_BASE_URL, SVC_ADMIN_KEY, SVC_ALICE_KEY,
+Integration tests (marker ``integration``) run against a real service, described by the
+variables ``make dev`` writes to its env file: SVC_BASE_URL, SVC_ADMIN_KEY, SVC_ALICE_KEY,
 SVC_BOB_KEY and SVC_NAMESPACE.
 
-* ``SVC_INTEGRATION=1``: they run; if SVC_BASE_URL is missing from the environment and
-  from ``.dev/env`` (or ``$SVC_ENV_FILE``), the session stops with a clear error.
+* ``SVC_INTEGRATION=1`` (what ``make test-python`` sets): they run. With SVC_BASE_URL in
+  the environment, or ``SVC_ENV_FILE`` naming an env file (``SVC_ENV_FILE=.dev/env`` for a
+  running ``make dev``), against that service; otherwise the session starts its own stack
+  once (``hack/dev.ts`` in a temporary state folder on a free port, see ``_stack.py``) and
+  stops it and removes the folder at the end.
 * otherwise, with SVC_BASE_URL set they run unless ``-m "not integration"`` is given;
   without it they are *deselected* (counted in pytest's summary, with the reason printed),
   never reported as passing.
@@ -15,9 +18,12 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from ._stack import start_stack
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
 REQUIRED = ("SVC_BASE_URL", "SVC_ADMIN_KEY", "SVC_ALICE_KEY", "SVC_BOB_KEY")
@@ -37,29 +43,30 @@ def read_env_file(path: Path) -> dict[str, str]:
     return out
 
 
+def env_file() -> Path | None:
+    """``$SVC_ENV_FILE``; a relative path may also be relative to the repository root."""
+    value = os.environ.get("SVC_ENV_FILE")
+    if not value:
+        return None
+    path = Path(value)
+    if not path.is_file() and not path.is_absolute() and (REPO_ROOT / path).is_file():
+        return REPO_ROOT / path
+    return path
+
+
 def integration_env() -> dict[str, str]:
-    """The SVC_* variables: the environment first, then ``.dev/env``."""
+    """The SVC_* variables of an existing service: the environment, then ``$SVC_ENV_FILE``."""
     env = {k: v for k, v in os.environ.items() if k.startswith("SVC_")}
-    env_file = Path(os.environ.get("SVC_ENV_FILE", REPO_ROOT / ".dev" / "env"))
-    if (
-        "SVC_BASE_URL" not in env
-        and os.environ.get("SVC_INTEGRATION") == "1"
-        and env_file.is_file()
-    ):
-        env = {**read_env_file(env_file), **env}
+    path = env_file()
+    if "SVC_BASE_URL" not in env and path is not None and path.is_file():
+        env = {**read_env_file(path), **env}
     return env
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if os.environ.get("SVC_INTEGRATION") != "1":
-        return
-    env = integration_env()
-    missing = [k for k in REQUIRED if not env.get(k)]
-    if missing:
-        raise pytest.UsageError(
-            f"SVC_INTEGRATION=1 but {', '.join(missing)} not set: start the service with "
-            "`make dev` and `source .dev/env` (or point SVC_ENV_FILE at its env file)"
-        )
+    path = env_file()
+    if os.environ.get("SVC_INTEGRATION") == "1" and path is not None and not path.is_file():
+        raise pytest.UsageError(f"SVC_ENV_FILE={path} does not exist (is `make dev` up?)")
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
@@ -73,16 +80,24 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     reporter = config.pluginmanager.get_plugin("terminalreporter")
     if reporter is not None:
         reporter.write_line(
-            f"deselected {len(deselected)} integration tests: SVC_BASE_URL is not set "
-            "(run `make dev`, `source .dev/env`, then SVC_INTEGRATION=1 bash test.sh)",
+            f"deselected {len(deselected)} integration tests: neither SVC_INTEGRATION=1 "
+            "(starts a stack for the session) nor SVC_BASE_URL is set",
             yellow=True,
         )
 
 
 @pytest.fixture(scope="session")
-def svc_env() -> dict[str, str]:
+def svc_env() -> Iterator[dict[str, str]]:
+    """The service's variables: an existing one's, or those of a stack started here."""
     env = integration_env()
-    missing = [k for k in REQUIRED if not env.get(k)]
-    if missing:
-        pytest.fail(f"integration test needs {', '.join(missing)} (see tests/conftest.py)")
-    return env
+    if env.get("SVC_BASE_URL"):
+        missing = [k for k in REQUIRED if not env.get(k)]
+        if missing:
+            pytest.fail(f"integration tests need {', '.join(missing)} (see tests/conftest.py)")
+        yield env
+        return
+    stack = start_stack(REPO_ROOT, REQUIRED, read_env_file)
+    try:
+        yield {**env, **stack.env}
+    finally:
+        stack.stop()

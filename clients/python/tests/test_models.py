@@ -154,6 +154,25 @@ def test_invoke_events_are_snake_case() -> None:
     assert invoke_event("something-new", {}) is None
     result = svc.ConfigureResult.from_dict({"installCommandHash": "h", "installExitCode": 0})
     assert (result.install_command_hash, result.install_exit_code) == ("h", 0)
+    assert (result.entrypoint, result.skipped, result.max_concurrent_invokes) == ([], False, None)
+    full = svc.ConfigureResult.from_dict(
+        {
+            "installCommandHash": "sha256:ab",
+            "installExitCode": 7,
+            "lastConfiguredAt": "2026-01-01T00:00:00Z",
+            "entrypoint": ["sh", "/workspace/agent.sh"],
+            "maxConcurrentInvokes": 2,
+            "skipped": True,
+        }
+    )
+    assert full == svc.ConfigureResult(
+        install_command_hash="sha256:ab",
+        install_exit_code=7,
+        last_configured_at="2026-01-01T00:00:00Z",
+        entrypoint=["sh", "/workspace/agent.sh"],
+        max_concurrent_invokes=2,
+        skipped=True,
+    )
 
 
 def test_agent_harness_wire_form() -> None:

@@ -435,10 +435,18 @@ InvokeEvent = Start | Log | Exit | Error
 
 @dataclass(frozen=True)
 class ConfigureResult:
-    """SSE ``result`` of configure."""
+    """SSE ``result``: the last event of configure.
+
+    ``skipped`` is true when the files and install command were unchanged, so the install
+    did not run again; ``max_concurrent_invokes`` is the cap now in force.
+    """
 
     install_command_hash: str | None
     install_exit_code: int | None
+    last_configured_at: str | None = None
+    entrypoint: list[str] = field(default_factory=list)
+    max_concurrent_invokes: int | None = None
+    skipped: bool = False
     raw: Json = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
@@ -446,6 +454,10 @@ class ConfigureResult:
         return cls(
             install_command_hash=_str(data.get("installCommandHash")),
             install_exit_code=_int(data.get("installExitCode")),
+            last_configured_at=_str(data.get("lastConfiguredAt")),
+            entrypoint=_strs(data.get("entrypoint")),
+            max_concurrent_invokes=_int(data.get("maxConcurrentInvokes")),
+            skipped=data.get("skipped") is True,
             raw=dict(data),
         )
 
