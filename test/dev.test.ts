@@ -1,9 +1,10 @@
-// `make dev` (hack/dev.ts) from nothing: it starts, writes .dev/env, serves /healthz, keeps
-// its state for a second run, and stops everything on Ctrl-C.
+// `make dev` (hack/dev.ts) from nothing: it starts, writes .dev/env, serves /healthz, runs
+// the admission webhook, keeps its state for a second run, and stops everything on Ctrl-C.
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, expect, test } from 'vitest';
 import { freePort, waitFor } from './controlplane/index.ts';
 
@@ -56,6 +57,24 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
       body: JSON.stringify({ name: 'first-run', templateRef: { name: 'minimal' } }),
     });
     expect(created.status).toBe(201);
+    expect(((await created.json()) as { spec: { createdBy: string } }).spec.createdBy).toBe('alice');
+
+    // The webhook is registered: a direct write gets the writer as createdBy, whatever it said.
+    const kc = new KubeConfig();
+    kc.loadFromFile(env.KUBECONFIG!);
+    const direct = (await kc.makeApiClient(CustomObjectsApi).createNamespacedCustomObject({
+      group: 'svc.io',
+      version: 'v1alpha1',
+      plural: 'sandboxes',
+      namespace: env.SVC_NAMESPACE!,
+      body: {
+        apiVersion: 'svc.io/v1alpha1',
+        kind: 'Sandbox',
+        metadata: { name: 'by-kubectl' },
+        spec: { templateRef: { name: 'minimal' }, stopped: true, createdBy: 'mallory' },
+      },
+    })) as { spec: { createdBy: string } };
+    expect(direct.spec.createdBy).toBe('svc-admin');
   });
   expect(output).toContain('admin key: svc_');
   expect(output).toContain('export KUBECONFIG=');

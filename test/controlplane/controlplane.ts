@@ -14,6 +14,11 @@ export interface ControlPlaneOptions {
   /** Where certificates, etcd data, logs and the kubeconfig go. Reused if it exists. */
   dataDir: string;
   startTimeoutMs?: number;
+  /**
+   * More identities, each with a token and a kubeconfig of its own: `make dev` runs the API
+   * as its ServiceAccount's user, so the webhook tells its writes from a person's.
+   */
+  users?: { name: string; groups: string[] }[];
 }
 
 export interface ControlPlane {
@@ -22,6 +27,8 @@ export interface ControlPlane {
   kubeConfig: KubeConfig;
   /** The CA that signed the apiserver's certificate; it also signs webhook servers. */
   ca: CertificateAuthority;
+  /** Kubeconfig paths of `users`, by user name. */
+  kubeconfigs: Record<string, string>;
   version: string;
   startedInMs: number;
   stop(): Promise<void>;
@@ -42,7 +49,19 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
   const sa = await createServiceAccountKey(pki);
   const adminToken = randomBytes(24).toString('hex');
   const tokens = join(pki, 'tokens.csv');
-  await writeFile(tokens, `${adminToken},svc-admin,svc-admin,"system:masters"\n`, { mode: 0o600 });
+  const users = (opts.users ?? []).map((u, i) => ({
+    ...u,
+    token: randomBytes(24).toString('hex'),
+    uid: `user-${i}`,
+  }));
+  await writeFile(
+    tokens,
+    [
+      `${adminToken},svc-admin,svc-admin,"system:masters"`,
+      ...users.map((u) => `${u.token},${u.name},${u.uid},"${u.groups.join(',')}"`),
+    ].join('\n') + '\n',
+    { mode: 0o600 },
+  );
 
   const [etcdClient, etcdPeer, apiPort] = [await freePort(), await freePort(), await freePort()];
   const processes: Managed[] = [];
@@ -104,6 +123,16 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
       user: 'svc-admin',
       token: adminToken,
     });
+    const kubeconfigs: Record<string, string> = {};
+    for (const u of users) {
+      kubeconfigs[u.name] = join(dir, `kubeconfig-${u.uid}`);
+      await writeKubeconfig(kubeconfigs[u.name]!, {
+        server: url,
+        caPem: ca.pem,
+        user: u.name,
+        token: u.token,
+      });
+    }
     const kubeConfig = new KubeConfig();
     kubeConfig.loadFromFile(kubeconfigPath);
     const apiserver = processes[1]!;
@@ -117,7 +146,16 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     const version = (
       JSON.parse((await get(`${url}/version`, ca.pem, adminToken)).body) as { gitVersion: string }
     ).gitVersion;
-    return { url, kubeconfigPath, kubeConfig, ca, version, startedInMs: Date.now() - started, stop };
+    return {
+      url,
+      kubeconfigPath,
+      kubeConfig,
+      ca,
+      kubeconfigs,
+      version,
+      startedInMs: Date.now() - started,
+      stop,
+    };
   } catch (err) {
     await stop();
     throw err;
