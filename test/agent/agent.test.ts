@@ -547,4 +547,74 @@ describe('agent mode', () => {
     const pod = await ns.core.readNamespacedPod({ name: 'agent', namespace: ns.name });
     expect(pod.status?.containerStatuses?.[0]?.restartCount).toBeGreaterThanOrEqual(1);
   }, 120_000);
+
+  test('/metrics: the six agent series, labelled only template and outcome, count a known sequence', async () => {
+    const scrape = async () => (await fetch(`${base}/metrics`)).text();
+    const count = (text: string, series: string, outcome: string) => {
+      const line = text
+        .split('\n')
+        .find((l) => l.startsWith(`${series}{`) && l.includes(`outcome="${outcome}"`));
+      return line ? Number(line.split(' ').at(-1)) : 0;
+    };
+    const before = await scrape();
+
+    await invoke('agent', 'split\n'); // exit 3: failed
+    await invoke('agent', 'write metrics\n'); // completed
+    const ids: string[] = [];
+    const aborts: AbortController[] = [];
+    const started = Array.from({ length: 2 }, (_, i) => {
+      const abort = new AbortController();
+      aborts.push(abort);
+      return new Promise<void>((resolve) => {
+        void invoke('agent', `wait metrics-${i}\n`, {
+          signal: abort.signal,
+          onEvent: (m) => {
+            if (m.event === 'start') ids.push((JSON.parse(m.data) as { invokeId: string }).invokeId);
+            if (m.event === 'log') resolve();
+          },
+        });
+      });
+    });
+    await Promise.all(started);
+    expect((await invoke('agent', 'split\n')).status).toBe(429); // throttled
+    for (const invokeId of ids) {
+      const res = await api.call('POST', '/sandboxes/agent/invoke/cancel', {
+        key: api.keys.alice,
+        body: { invokeId },
+      });
+      expect(res.status).toBe(202);
+    }
+    const delta = (series: string, outcome: string, after: string) =>
+      count(after, series, outcome) - count(before, series, outcome);
+    let after = '';
+    await waitFor(
+      async () => {
+        after = await scrape();
+        return delta('svc_invoke_requests_total', 'canceled', after) === 2;
+      },
+      { timeoutMs: 20_000, describe: () => 'two canceled invokes counted' },
+    );
+    expect(delta('svc_invoke_requests_total', 'completed', after)).toBe(1);
+    expect(delta('svc_invoke_requests_total', 'failed', after)).toBe(1);
+    expect(delta('svc_invoke_requests_total', 'throttled', after)).toBe(1);
+    expect(delta('svc_invoke_throttled_total', 'throttled', after)).toBe(1);
+    expect(delta('svc_invoke_duration_seconds_count', 'completed', after)).toBe(1);
+    for (const series of [
+      'svc_invoke_requests_total',
+      'svc_invoke_duration_seconds',
+      'svc_invoke_throttled_total',
+      'svc_configure_requests_total',
+      'svc_configure_duration_seconds',
+      'svc_configure_throttled_total',
+    ])
+      expect(after).toContain(`# TYPE ${series} `);
+    // No label but template and outcome (and a histogram's le): never a user or a sandbox.
+    for (const line of after.split('\n').filter((l) => l.startsWith('svc_'))) {
+      const labels = [...(/\{(.*)\}/.exec(line)?.[1] ?? '').matchAll(/(\w+)="/g)].map((m) => m[1]);
+      for (const label of labels) expect(['template', 'outcome', 'le']).toContain(label);
+      expect(line).not.toContain('alice');
+      expect(line).not.toContain('"agent"');
+    }
+    for (const a of aborts) a.abort();
+  }, 60_000);
 });
