@@ -7,6 +7,7 @@ import { errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
 import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
+import { requestLog } from './logging/index.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { portRoutes } from './ports/index.ts';
 import { previewRoutes } from './preview/index.ts';
@@ -20,6 +21,7 @@ export function createApp(deps: ApiDeps): Hono {
   const { registry } = deps.metrics;
   const app = new Hono();
   app.onError(errorHandler(deps.logger));
+  app.use('/api/*', requestLog(deps.logger));
   app.notFound(() => {
     throw notFound('no such endpoint');
   });

@@ -16,7 +16,12 @@ useDevnode(ns);
 const template = `agent-${randomBytes(3).toString('hex')}`;
 /** In the 'agent' sandbox's environment, so the test can find its sandboxd on the host. */
 const marker = randomBytes(8).toString('hex');
-const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
+// Every log line of the run is kept (the operator's and the second API process's, at debug)
+// so a test can prove no secret, key or stdin reaches them.
+const logs: string[] = [];
+const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
+/** A credential value the 'agent' sandbox receives; it must appear in no log line. */
+const planted = `planted-secret-${randomBytes(8).toString('hex')}`;
 let api: TestApi;
 let base: string;
 let operator: RunningOperator;
@@ -31,6 +36,7 @@ case "$cmd" in
   big) seq 1 1500000 ;;
   cat) cat "/workspace/$arg" ;;
   write) echo "$arg" > /workspace/kept.txt ;;
+  cat-env) test -n "$AGENT_TOKEN" ;;
   *) echo "unknown $cmd" >&2; exit 2 ;;
 esac
 `;
@@ -98,13 +104,14 @@ async function startApiProcess(): Promise<{ url: string; child: ChildProcess }> 
       'api',
       ...['--listen', '127.0.0.1:0', '--kubeconfig', inject('kubeconfigPath')],
       ...['--service-namespace', ns.name, '--default-namespace', ns.name],
-      ...['--auth.devAuth', 'true', '--log-level', 'warn'],
+      ...['--auth.devAuth', 'true', '--log-level', 'debug'],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('svc api did not start within 30 s')), 30_000);
     createInterface({ input: child.stdout }).on('line', (line) => {
+      logs.push(line);
       const m = /listening on (http:\/\/\S+)/.exec(line);
       if (m) {
         clearTimeout(timer);
@@ -235,9 +242,14 @@ async function events(reason: string): Promise<number> {
 describe('agent mode', () => {
   test('check order: 401, 400 mode, 409 phase, 424 no entrypoint; owner-or-admin', async () => {
     await create('coder', { mode: 'code' });
+    await ns.core.createNamespacedSecret({
+      namespace: ns.name,
+      body: { metadata: { name: 'agent-creds' }, stringData: { token: planted } },
+    });
     await create('agent', {
       mode: 'agent',
       env: [{ name: 'SVC_TEST_MARKER', value: marker }],
+      credentials: { env: [{ name: 'AGENT_TOKEN', secretName: 'agent-creds', key: 'token' }] },
       harness: { agent: { defaultInvokeTimeout: '15s' } },
     });
     await create('parked', { mode: 'agent', stopped: true });
@@ -616,5 +628,51 @@ describe('agent mode', () => {
       expect(line).not.toContain('"agent"');
     }
     for (const a of aborts) a.abort();
+  }, 60_000);
+
+  test('one Event and one audit log line per configure and invoke; no secret, key or stdin in any log', async () => {
+    const stdinMarker = `stdin-marker-${randomBytes(8).toString('hex')}`;
+    const via = { url: second.url };
+    const configured = await sse('/sandboxes/agent/configure', {
+      body: JSON.stringify(configureBody),
+      key: api.keys.alice,
+      ...via,
+    });
+    expect(configured.events.at(-1)?.event).toBe('result');
+    const run = await invoke('agent', `echo ${stdinMarker}\n${stdinMarker}`, via);
+    const invokeId = String(run.events[0]?.data.invokeId);
+    expect(stdout(run)).toMatch(/^[0-9a-f]{64}\n$/);
+    // The credential reached the sandbox (so it was there to leak).
+    const inside = await invoke('agent', 'cat-env\n', via);
+    expect(exitOf(inside)).toMatchObject({ exitCode: 0 });
+
+    const auditLines = () =>
+      logs
+        .map((l) => {
+          try {
+            return JSON.parse(l) as { audit?: boolean; reason?: string; message?: string };
+          } catch {
+            return {};
+          }
+        })
+        .filter((l) => l.audit === true);
+    await waitFor(
+      async () => {
+        const events = (await ns.core.listNamespacedEvent({ namespace: ns.name })).items;
+        return events.filter((e) => e.message?.includes(invokeId)).length === 1;
+      },
+      { timeoutMs: 10_000, describe: () => `one Event for ${invokeId}` },
+    );
+    expect(auditLines().filter((l) => l.message?.includes(invokeId))).toHaveLength(1);
+    expect(auditLines().filter((l) => l.reason === 'AgentConfigured').length).toBeGreaterThanOrEqual(1);
+
+    const all = logs.join('\n');
+    expect(logs.length).toBeGreaterThan(10);
+    expect(all).not.toContain(planted);
+    expect(all).not.toContain(api.keys.alice);
+    expect(all).not.toContain(stdinMarker);
+    const events = JSON.stringify((await ns.core.listNamespacedEvent({ namespace: ns.name })).items);
+    expect(events).not.toContain(planted);
+    expect(events).not.toContain(stdinMarker);
   }, 60_000);
 });

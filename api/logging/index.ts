@@ -1,0 +1,1 @@
+export { requestLog } from './request-log.ts';
