@@ -62,6 +62,11 @@ export class WorkQueue {
     }
   }
 
+  /** Keys being reconciled, waiting to rerun, or waiting out a requeue or a backoff. */
+  get depth(): number {
+    return this.#running.size + this.#dirty.size + this.#timers.size;
+  }
+
   /** Stops taking work and waits for reconciles in flight. */
   async stop(): Promise<void> {
     this.#stopped = true;

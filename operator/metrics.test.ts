@@ -1,0 +1,39 @@
+import { describe, expect, test } from 'vitest';
+import { OperatorMetrics, serveMetrics } from './metrics.ts';
+
+describe('operator metrics', () => {
+  test('reconciles by result, errors, queue depth and sandboxes by phase, on /metrics', async () => {
+    const metrics = new OperatorMetrics(
+      { queueDepth: () => 3, phases: () => ['Running', 'Running', 'Error', undefined] },
+      { defaultMetrics: false },
+    );
+    let calls = 0;
+    const reconcile = metrics.instrument('sandbox', (key) => {
+      calls++;
+      if (key === 'ns/bad') return Promise.reject(new Error('boom'));
+      return Promise.resolve(key === 'ns/later' ? 1000 : undefined);
+    });
+    await reconcile('ns/ok');
+    await reconcile('ns/later');
+    await expect(reconcile('ns/bad')).rejects.toThrow('boom');
+    expect(calls).toBe(3);
+
+    const served = await serveMetrics(metrics.registry, { host: '127.0.0.1', port: 0 });
+    try {
+      const text = await (await fetch(`${served.url}/metrics`)).text();
+      expect(text).toContain('svc_reconcile_total{controller="sandbox",result="ok"} 1');
+      expect(text).toContain('svc_reconcile_total{controller="sandbox",result="requeue"} 1');
+      expect(text).toContain('svc_reconcile_total{controller="sandbox",result="error"} 1');
+      expect(text).toContain('svc_reconcile_errors_total{controller="sandbox"} 1');
+      expect(text).toContain('svc_reconcile_duration_seconds_count{controller="sandbox"} 3');
+      expect(text).toContain('svc_workqueue_depth{controller="sandbox"} 3');
+      expect(text).toContain('svc_sandboxes{phase="Running"} 2');
+      expect(text).toContain('svc_sandboxes{phase="Error"} 1');
+      expect(text).toContain('svc_sandboxes{phase="Pending"} 1');
+      expect(text).toContain('svc_sandboxes{phase="Stopped"} 0');
+      expect((await fetch(`${served.url}/other`)).status).toBe(404);
+    } finally {
+      await served.close();
+    }
+  });
+});
