@@ -1,15 +1,21 @@
 import { PATHS } from './server.ts';
 
-export interface WebhookConfigurationOptions {
+export type WebhookConfigurationOptions = {
   /** `Fail` blocks Sandbox writes while the webhook is down; `Ignore` lets them through. */
   failurePolicy: 'Fail' | 'Ignore';
-  caBundle: string;
   /** In a cluster: the webhook Service. In dev and tests: a URL on 127.0.0.1. */
   target: { service: { namespace: string; name: string; port: number } } | { url: string };
   name?: string;
   /** Limits the webhook to matching namespaces (tests use it to stay in their own). */
   namespaceSelector?: { matchLabels: Record<string, string> };
-}
+} & (
+  | { caBundle: string }
+  /**
+   * In a cluster with cert-manager: `<namespace>/<Certificate>` (see `webhookCertificates`).
+   * The cainjector writes the caBundle, and follows the CA when it rotates.
+   */
+  | { injectCaFrom: string }
+);
 
 /**
  * The Mutating and Validating WebhookConfigurations for Sandboxes, in client-node's model
@@ -18,7 +24,7 @@ export interface WebhookConfigurationOptions {
 export function webhookConfigurations(o: WebhookConfigurationOptions) {
   const name = o.name ?? 'svc-sandbox';
   const clientConfig = (path: string) => ({
-    caBundle: Buffer.from(o.caBundle).toString('base64'),
+    ...('caBundle' in o ? { caBundle: Buffer.from(o.caBundle).toString('base64') } : {}),
     ...('url' in o.target ? { url: `${o.target.url}${path}` } : { service: { ...o.target.service, path } }),
   });
   const common = {
@@ -37,11 +43,15 @@ export function webhookConfigurations(o: WebhookConfigurationOptions) {
     timeoutSeconds: 10,
     ...(o.namespaceSelector ? { namespaceSelector: o.namespaceSelector } : {}),
   };
+  const metadata = {
+    name,
+    ...('injectCaFrom' in o ? { annotations: { 'cert-manager.io/inject-ca-from': o.injectCaFrom } } : {}),
+  };
   return {
     mutating: {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'MutatingWebhookConfiguration',
-      metadata: { name },
+      metadata,
       webhooks: [
         {
           name: 'mutate.sandboxes.svc.io',
@@ -54,7 +64,7 @@ export function webhookConfigurations(o: WebhookConfigurationOptions) {
     validating: {
       apiVersion: 'admissionregistration.k8s.io/v1',
       kind: 'ValidatingWebhookConfiguration',
-      metadata: { name },
+      metadata,
       webhooks: [
         { name: 'validate.sandboxes.svc.io', clientConfig: clientConfig(PATHS.validate), ...common },
       ],

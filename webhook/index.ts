@@ -3,6 +3,8 @@ export { startWebhook, PATHS } from './server.ts';
 export type { WebhookOptions } from './server.ts';
 export { webhookConfigurations } from './configurations.ts';
 export type { WebhookConfigurationOptions } from './configurations.ts';
+export { webhookCertificates } from './certificates.ts';
+export type { WebhookCertificateOptions, WebhookCertificates } from './certificates.ts';
 export { checkImmutable, IMMUTABLE_FIELDS } from './immutable.ts';
 export { setCreatedBy } from './created-by.ts';
 export type { AdmissionRequest, Verdict } from './review.ts';
