@@ -92,9 +92,10 @@ export class SseWriter {
     const pending = this.#buffered;
     this.#buffered = undefined;
     if (!pending) return !this.#res.writableNeedDrain;
+    // Only a tapped stream (an install run) needs the byte count: skip the extra pass otherwise.
     return this.#send(
       sseFrame('log', { stream: pending.stream, data: pending.text }),
-      Buffer.byteLength(pending.text),
+      this.#tap ? Buffer.byteLength(pending.text) : 0,
     );
   }
 
