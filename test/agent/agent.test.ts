@@ -7,13 +7,18 @@ import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { GROUP, SseParser, VERSION, type Sandbox, type SseMessage } from '../../core/index.ts';
-import { startOperator, type RunningOperator } from '../../operator/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { startTestApi, useDevnode, useNamespace, type TestApi } from '../support/index.ts';
+import {
+  startTestApi,
+  useClusterTemplate,
+  useDevnode,
+  useNamespace,
+  useOperator,
+  type TestApi,
+} from '../support/index.ts';
 
 const ns = useNamespace('agent');
 useDevnode(ns);
-const template = `agent-${randomBytes(3).toString('hex')}`;
 /** In the 'agent' sandbox's environment, so the test can find its sandboxd on the host. */
 const marker = randomBytes(8).toString('hex');
 // Every log line of the run is kept (the operator's and the second API process's, at debug)
@@ -24,7 +29,6 @@ const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.pus
 const planted = `planted-secret-${randomBytes(8).toString('hex')}`;
 let api: TestApi;
 let base: string;
-let operator: RunningOperator;
 let second: { url: string; child: ChildProcess };
 
 // The agent: its first stdin line picks what it does; the rest of stdin is its input.
@@ -48,34 +52,10 @@ const configureBody = {
   installCommand: INSTALL,
 };
 
+const template = useClusterTemplate('agent', ns, { agent: { maxConcurrentInvokes: 5 } });
+useOperator(ns, { identity: 'agent-test', logger });
+
 beforeAll(async () => {
-  await ns.custom.createClusterCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: 'clustersandboxtemplates',
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'ClusterSandboxTemplate',
-      metadata: { name: template },
-      spec: { image: 'debian:bookworm', storage: { size: '1Gi' }, agent: { maxConcurrentInvokes: 5 } },
-    },
-  });
-  operator = await startOperator({
-    kc: ns.kc,
-    logger,
-    namespace: ns.name,
-    leaseNamespace: ns.name,
-    identity: 'agent-test',
-    settings: {
-      sandboxdImage: 'svc:test',
-      sandboxdPath: '/usr/local/bin/sandboxd',
-      ingressClass: 'nginx',
-      apiNamespace: 'svc-system',
-      apiPodLabels: { 'app.kubernetes.io/name': 'svc' },
-      snapshotWaitSeconds: 5,
-      maxRestarts: 5,
-    },
-  });
   api = await startTestApi(ns, { statusWaitMs: 60_000 });
   base = await api.serve();
   second = await startApiProcess();
@@ -84,15 +64,6 @@ beforeAll(async () => {
 afterAll(async () => {
   second?.child.kill('SIGTERM');
   await api?.close();
-  await operator?.stop();
-  await ns.custom
-    .deleteClusterCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: 'clustersandboxtemplates',
-      name: template,
-    })
-    .catch(() => undefined);
 }, 30_000);
 
 /** A second API replica as its own `svc api` process, sharing the cluster and nothing else. */

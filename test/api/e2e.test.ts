@@ -1,25 +1,30 @@
 // The API on the whole stack: devnode runs the sandboxes, the operator reconciles them.
 // Ports reach a real server inside a sandbox through the preview proxy; a clone carries
 // the source's files byte for byte.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
-import { GROUP, VERSION, type CloneResponse, type Sandbox } from '../../core/index.ts';
-import { startOperator, type RunningOperator } from '../../operator/index.ts';
+import type { CloneResponse, Sandbox } from '../../core/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { startTestApi, useDevnode, useNamespace, type TestApi } from '../support/index.ts';
+import {
+  shIn,
+  startTestApi,
+  useClusterTemplate,
+  useDevnode,
+  useNamespace,
+  useOperator,
+  type TestApi,
+} from '../support/index.ts';
 
 const ns = useNamespace('api-e2e');
 useDevnode(ns);
-const template = `e2e-${randomBytes(3).toString('hex')}`;
 const BIG = 50 * 1024 * 1024;
 let api: TestApi;
 let base: string;
-let operator: RunningOperator;
 
 // The sandbox's own program: an HTTP server on 8080 with a 50 MiB body, an echo and a
 // WebSocket echo. Sandboxes see the host's files, so it runs on this checkout's Node and ws.
@@ -46,55 +51,21 @@ const server = createServer((req, res) => {
 new WebSocketServer({ server }).on('connection', (s) => s.on('message', (d, binary) => s.send(d, { binary })));
 server.listen(8080, '127.0.0.1');
 `;
+const template = useClusterTemplate('e2e', ns, {
+  command: [join(root, 'node_modules/.bin/node'), '-e', SERVER],
+});
+
+useOperator(ns, {
+  identity: 'api-e2e',
+  logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
+  settings: { snapshotWaitSeconds: 60 },
+});
 
 beforeAll(async () => {
-  await ns.custom.createClusterCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: 'clustersandboxtemplates',
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'ClusterSandboxTemplate',
-      metadata: { name: template },
-      spec: {
-        image: 'debian:bookworm',
-        command: [join(root, 'node_modules/.bin/node'), '-e', SERVER],
-        storage: { size: '1Gi' },
-      },
-    },
-  });
-  operator = await startOperator({
-    kc: ns.kc,
-    logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
-    namespace: ns.name,
-    leaseNamespace: ns.name,
-    identity: 'api-e2e',
-    settings: {
-      sandboxdImage: 'svc:test',
-      sandboxdPath: '/usr/local/bin/sandboxd',
-      ingressClass: 'nginx',
-      apiNamespace: 'svc-system',
-      apiPodLabels: { 'app.kubernetes.io/name': 'svc' },
-      snapshotWaitSeconds: 60,
-      maxRestarts: 5,
-    },
-  });
   api = await startTestApi(ns, { statusWaitMs: 60_000 });
   base = await api.serve();
 }, 60_000);
-
-afterAll(async () => {
-  await api?.close();
-  await operator?.stop();
-  await ns.custom
-    .deleteClusterCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: 'clustersandboxtemplates',
-      name: template,
-    })
-    .catch(() => undefined);
-}, 30_000);
+afterAll(() => api?.close(), 30_000);
 
 async function running(name: string): Promise<Sandbox> {
   let s: Sandbox | undefined;
@@ -110,20 +81,8 @@ async function running(name: string): Promise<Sandbox> {
 }
 
 /** Runs a shell command in a sandbox through its sandboxd (as the API reaches it). */
-async function sh(name: string, script: string): Promise<string> {
-  const sandboxd = await api.deps.sandboxd.client(ns.name, name);
-  const res = await sandboxd.run({
-    runId: randomBytes(6).toString('hex'),
-    kind: 'exec',
-    argv: ['sh', '-c', script],
-  });
-  let out = '';
-  for await (const e of res.events) {
-    const d = JSON.parse(e.data) as { stream?: string; data?: string };
-    if (e.event === 'log' && d.stream === 'stdout') out += d.data;
-  }
-  return out;
-}
+const sh = async (name: string, script: string) =>
+  shIn(await api.deps.sandboxd.client(ns.name, name), script);
 
 const preview = (sandbox: string, rest: string) =>
   `${base}/api/v1/sandboxes/${sandbox}/preview/8080${rest}${rest.includes('?') ? '&' : '?'}namespace=${ns.name}`;

@@ -8,20 +8,22 @@ import { Annotations, GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
 import { startOperator, type OperatorSettings, type RunningOperator } from '../../operator/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { readSnapshot, snapshotClaim, useDevnode, useNamespace } from '../support/index.ts';
+import {
+  readSnapshot,
+  shIn,
+  snapshotClaim,
+  testOperatorSettings,
+  useDevnode,
+  useNamespace,
+} from '../support/index.ts';
 
 const ns = useNamespace('op');
 useDevnode(ns);
 const template = `op-${randomBytes(3).toString('hex')}`;
 const settings: OperatorSettings = {
-  sandboxdImage: 'svc:test',
-  sandboxdPath: '/usr/local/bin/sandboxd',
+  ...testOperatorSettings,
   previewDomain: 'preview.example.test',
-  ingressClass: 'nginx',
-  apiNamespace: 'svc-system',
-  apiPodLabels: { 'app.kubernetes.io/name': 'svc' },
   snapshotWaitSeconds: 2,
-  maxRestarts: 5,
 };
 const ops: RunningOperator[] = [];
 // The operator's logs are kept, at debug, so a test can prove no secret value is in them.
@@ -112,15 +114,7 @@ async function sandboxd(name: string): Promise<SandboxdClient> {
 }
 
 async function sh(name: string, script: string): Promise<string> {
-  const res = await (
-    await sandboxd(name)
-  ).run({ runId: randomBytes(4).toString('hex'), kind: 'exec', argv: ['sh', '-c', script] });
-  let out = '';
-  for await (const e of res.events) {
-    const d = JSON.parse(e.data) as { stream?: string; data?: string };
-    if (e.event === 'log' && d.stream === 'stdout') out += d.data;
-  }
-  return out;
+  return shIn(await sandboxd(name), script);
 }
 
 const gone = (read: () => Promise<unknown>) =>

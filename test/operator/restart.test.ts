@@ -5,18 +5,17 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { NetworkingV1Api, Watch, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 import { waitFor } from '../controlplane/index.ts';
 import { startManaged, type Managed } from '../controlplane/processes.ts';
-import { useDevnode, useNamespace } from '../support/index.ts';
+import { useClusterTemplate, useDevnode, useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('oprestart');
 useDevnode(ns);
 const root = resolve(import.meta.dirname, '../..');
-const template = `oprestart-${randomBytes(3).toString('hex')}`;
+const template = useClusterTemplate('oprestart', ns, {});
 const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes' };
 const net = ns.kc.makeApiClient(NetworkingV1Api);
 const processes: Managed[] = [];
@@ -55,28 +54,9 @@ function operator(identity: string): Managed {
 
 beforeAll(async () => {
   logDir = await mkdtemp(join(tmpdir(), 'svc-test-oprestart-'));
-  await ns.custom.createClusterCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: 'clustersandboxtemplates',
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'ClusterSandboxTemplate',
-      metadata: { name: template },
-      spec: { image: 'debian:bookworm', storage: { size: '1Gi' } },
-    },
-  });
 });
 afterAll(async () => {
   for (const p of processes) await p.stop(5_000);
-  await ns.custom
-    .deleteClusterCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: 'clustersandboxtemplates',
-      name: template,
-    })
-    .catch(() => undefined);
   if (logDir) await rm(logDir, { recursive: true, force: true });
 }, 30_000);
 

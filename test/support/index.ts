@@ -8,3 +8,4 @@ export type { TestApi } from './api.ts';
 export { useDevnode } from './devnode.ts';
 export type { TestDevnode } from './devnode.ts';
 export { snapshotClaim, readSnapshot, deleteSnapshot } from './snapshots.ts';
+export { testOperatorSettings, useClusterTemplate, useOperator, shIn } from './stack.ts';
