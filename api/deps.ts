@@ -6,6 +6,7 @@ import type { PreviewTargets } from './preview/index.ts';
 import type { AuditRecorder } from './audit/index.ts';
 import type { ApiMetrics } from './metrics/index.ts';
 import type { Governance, SandboxdLocator } from '../kube/index.ts';
+import type { Tracing } from '../telemetry/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
 export interface ApiDeps {
@@ -29,4 +30,6 @@ export interface ApiDeps {
   governance: Governance;
   /** Where each sandbox's sandboxd answers: the data path of configure and invoke. */
   sandboxd: SandboxdLocator;
+  /** Spans of configure and invoke (a no-op tracer when no exporter is configured). */
+  tracing: Tracing;
 }

@@ -17,6 +17,7 @@ import {
   serveApi,
   type ApiDeps,
 } from '../api/index.ts';
+import { createTracing } from '../telemetry/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z
@@ -38,6 +39,8 @@ const Config = z
     }),
     'status-wait-seconds': z.coerce.number().positive().default(60),
     'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+    /** OTLP/HTTP collector for spans; none: no spans leave the process. */
+    'otlp-endpoint': z.url().optional(),
   })
   .refine((c) => !c['auth.oidc.issuer'] || c['auth.oidc.audience'], {
     path: ['auth.oidc.audience'],
@@ -46,7 +49,10 @@ const Config = z
 type Config = z.infer<typeof Config>;
 
 export async function main(argv: string[]): Promise<number> {
-  const config = parseConfig(Config, rawConfig(argv, Object.keys(Config.shape)), 'api');
+  const raw = rawConfig(argv, Object.keys(Config.shape));
+  // OpenTelemetry's standard variable, when neither the flag nor SVC_OTLP_ENDPOINT is set.
+  raw['otlp-endpoint'] ??= process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
+  const config = parseConfig(Config, raw, 'api');
   if (!config) return 2;
   const server = await startApi(config);
   process.stdout.write(`svc api listening on ${server.address}\n`);
@@ -72,6 +78,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
   const keys = new ApiKeyStore({ kc, namespace: config['service-namespace'] });
   const cache = new SandboxCache(kc, logger);
   await cache.start();
+  const tracing = createTracing({ serviceName: 'svc-api', otlpEndpoint: config['otlp-endpoint'] });
   const deps: ApiDeps = {
     kc,
     cache,
@@ -93,6 +100,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     clock: () => new Date(),
     previewDomain: config['networking.previewDomain'],
     statusWaitMs: config['status-wait-seconds'] * 1000,
+    tracing,
   };
   const app = createApp(deps);
   const served = await serveApi(app, deps, config.listen);
@@ -101,6 +109,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     async close() {
       await served.close();
       await cache.stop();
+      await tracing.shutdown();
     },
   };
 }

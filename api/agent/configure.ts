@@ -11,6 +11,7 @@ import {
   type ConfigureResult,
   type Sandbox,
 } from '../../core/index.ts';
+import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, badRequest, validationError } from '../errors/index.ts';
@@ -35,14 +36,27 @@ const KEEPALIVE_MS = 15_000;
  * `POST /sandboxes/{id}/configure`. The API checks, writes the files through sandboxd and
  * records the desired harness on the Sandbox; the operator runs the install and writes
  * `status.agentConfigure`. This stream follows both: the install's output as `log` events
- * (attached to the operator's run in sandboxd), then `result` from the status.
+ * (attached to the operator's run in sandboxd), then `result` from the status. One span,
+ * `svc.configure`, a child of the caller's `traceparent`, covers the call.
  */
 export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
   const started = performance.now();
-  const sandbox = await ownedSandbox(c, deps);
-  const template = templateOf(sandbox);
   const caller: Caller = c.var.caller;
+  const span = deps.tracing.tracer.startSpan(
+    'svc.configure',
+    { attributes: { actor: actorOf(caller.user) } },
+    deps.tracing.extract(c.req.raw.headers),
+  );
+  let sandbox: Sandbox;
+  try {
+    sandbox = await ownedSandbox(c, deps);
+  } catch (err) {
+    refused(span, err, started);
+    throw err;
+  }
+  const template = templateOf(sandbox);
   const { namespace = '', name = '' } = sandbox.metadata;
+  span.setAttributes({ template, sandbox: name });
   let request: ConfigureRequest;
   try {
     requireAgentMode(sandbox);
@@ -64,6 +78,7 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
     if (written.status !== 200)
       throw unreachable(`writing the files failed: ${JSON.stringify(written.body)}`);
   } catch (err) {
+    refused(span, err, started);
     const outcome = refusalOutcome(err);
     if (outcome)
       deps.metrics.observe('configure', { template, outcome }, (performance.now() - started) / 1000);
@@ -82,18 +97,24 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
   const digest = filesDigest(request.files);
   const hash = installCommandHash(request.installCommand, digest);
   const skipped = sandbox.status?.agentConfigure?.installCommandHash === hash;
-  await deps.sandboxes.mergePatch(namespace, name, {
-    metadata: { annotations: { [Annotations.configureFiles]: digest } },
-    spec: {
-      harness: {
-        agent: { entrypoint: request.entrypoint, installCommand: request.installCommand ?? null },
+  try {
+    await deps.sandboxes.mergePatch(namespace, name, {
+      metadata: { annotations: { [Annotations.configureFiles]: digest } },
+      spec: {
+        harness: {
+          agent: { entrypoint: request.entrypoint, installCommand: request.installCommand ?? null },
+        },
       },
-    },
-  });
+    });
+  } catch (err) {
+    refused(span, err, started);
+    throw err;
+  }
 
   return streamSSE(c, async (out) => {
     const keepalive = setInterval(() => void out.write(': keepalive\n\n'), KEEPALIVE_MS);
     out.onAbort(() => clearInterval(keepalive));
+    const elapsed = () => Math.round(performance.now() - started);
     const done = (s: Sandbox | undefined) =>
       s?.status?.agentConfigure?.installCommandHash === hash &&
       JSON.stringify(s.status.agentConfigure.entrypoint) === JSON.stringify(request.entrypoint);
@@ -115,6 +136,7 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
           { template, outcome: 'error' },
           (performance.now() - started) / 1000,
         );
+        endSpan(span, { duration_ms: elapsed(), outcome: 'error' });
         return;
       }
       const result: ConfigureResult = {
@@ -132,6 +154,11 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
         { template, outcome: ok ? 'completed' : 'failed' },
         (performance.now() - started) / 1000,
       );
+      endSpan(span, {
+        exit_code: result.installExitCode,
+        duration_ms: elapsed(),
+        outcome: ok ? 'completed' : 'failed',
+      });
       await deps.audit.record({
         sandbox,
         reason: ok ? 'AgentConfigured' : 'AgentConfigureFailed',
@@ -143,8 +170,20 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
       });
     } finally {
       clearInterval(keepalive);
+      // A stream that broke off before its result: the span still ends, once.
+      if (span.isRecording())
+        endSpan(span, { duration_ms: elapsed(), outcome: 'error' }, 'stream ended early');
     }
   });
+}
+
+/** Ends the span of a call refused by a check, or that failed before the install was recorded. */
+function refused(span: Span, err: unknown, started: number): void {
+  endSpan(
+    span,
+    { duration_ms: Math.round(performance.now() - started), outcome: refusalOutcome(err) ?? 'error' },
+    err,
+  );
 }
 
 function parseRequest(raw: Buffer): ConfigureRequest {

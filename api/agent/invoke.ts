@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
-import { ExitEvent, MAX_INVOKE_BODY_BYTES, durationMs, type Sandbox } from '../../core/index.ts';
+import {
+  ExitEvent,
+  LogEvent,
+  MAX_INVOKE_BODY_BYTES,
+  SseParser,
+  durationMs,
+  type Sandbox,
+} from '../../core/index.ts';
+import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
@@ -24,13 +32,26 @@ const POLICY_MAX_AGE_MS = 1_000;
 /**
  * `POST /sandboxes/{id}/invoke`: the body is the entrypoint's stdin; sandboxd's SSE stream
  * (`start`, `log`…, `exit`) is passed through byte for byte, because its events are already
- * the spec's wire form and re-encoding them would cost the CPU the stream needs.
+ * the spec's wire form and re-encoding them would cost the CPU the stream needs. One span,
+ * `svc.invoke`, a child of the caller's `traceparent`, covers the call.
  */
 export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
   const started = performance.now();
-  const sandbox = await ownedSandbox(c, deps);
-  const template = templateOf(sandbox);
   const caller: Caller = c.var.caller;
+  const span = deps.tracing.tracer.startSpan(
+    'svc.invoke',
+    { attributes: { actor: actorOf(caller.user) } },
+    deps.tracing.extract(c.req.raw.headers),
+  );
+  let sandbox: Sandbox;
+  try {
+    sandbox = await ownedSandbox(c, deps);
+  } catch (err) {
+    refused(span, err, started);
+    throw err;
+  }
+  const template = templateOf(sandbox);
+  span.setAttributes({ template, sandbox: sandbox.metadata.name ?? '' });
   try {
     requireAgentMode(sandbox);
     requireRunning(sandbox);
@@ -48,6 +69,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
 
     const agent = sandbox.spec.harness?.agent;
     const invokeId = `inv-${randomUUID()}`;
+    span.setAttribute('invoke_id', invokeId);
     const abort = new AbortController();
     const { answer: res } = await sandboxdOf(deps, sandbox, (sandboxd) =>
       sandboxd.runRaw(
@@ -79,6 +101,8 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
       // A caller that goes away cancels the run: dropping sandboxd's connection makes it
       // send SIGTERM, then SIGKILL after the grace period.
       out.onAbort(() => abort.abort());
+      // Counting output means parsing it: only for a span that records.
+      const output = span.isRecording() ? new OutputBytes() : undefined;
       // The last two chunks: an `exit` event is small and at most split across them.
       let previous: Buffer = Buffer.alloc(0);
       let last: Buffer = Buffer.alloc(0);
@@ -87,6 +111,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
         for await (const chunk of upstream as AsyncIterable<Buffer>) {
           previous = last;
           last = chunk;
+          output?.push(chunk);
           await out.write(chunk);
           if (out.aborted) break;
         }
@@ -114,9 +139,18 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
         durationMs: Math.round(performance.now() - started),
         reason: 'canceled',
       };
-      finish(deps, sandbox, caller, template, exit, started);
+      const outcome = finish(deps, sandbox, caller, template, exit, started);
+      endSpan(span, {
+        invoke_id: exit.invokeId,
+        exit_code: exit.exitCode,
+        duration_ms: exit.durationMs,
+        bytes_stdout: output?.stdout ?? 0,
+        bytes_stderr: output?.stderr ?? 0,
+        outcome,
+      });
     });
   } catch (err) {
+    refused(span, err, started);
     const outcome = refusalOutcome(err);
     if (outcome) deps.metrics.observe('invoke', { template, outcome }, (performance.now() - started) / 1000);
     if (err instanceof HttpError && err.code === 'policy_violation') {
@@ -140,7 +174,7 @@ function finish(
   template: string,
   exit: ExitEvent,
   started: number,
-) {
+): Outcome {
   const outcome: Outcome =
     exit.reason === 'completed' ? (exit.exitCode === 0 ? 'completed' : 'failed') : exit.reason;
   deps.metrics.observe('invoke', { template, outcome }, (performance.now() - started) / 1000);
@@ -157,6 +191,32 @@ function finish(
     message: `invoke ${exit.invokeId} by ${caller.user}: ${exit.reason}, exit code ${exit.exitCode}, ${exit.durationMs} ms`,
     actor: caller.user,
   });
+  return outcome;
+}
+
+/** Ends the span of a call refused by a check, or that failed before its run started. */
+function refused(span: Span, err: unknown, started: number): void {
+  endSpan(
+    span,
+    { duration_ms: Math.round(performance.now() - started), outcome: refusalOutcome(err) ?? 'error' },
+    err,
+  );
+}
+
+/** Bytes of output per stream, from the `log` events of the stream passed through. */
+class OutputBytes {
+  readonly #decoder = new TextDecoder();
+  readonly #parser = new SseParser();
+  stdout = 0;
+  stderr = 0;
+
+  push(chunk: Buffer): void {
+    for (const m of this.#parser.push(this.#decoder.decode(chunk, { stream: true }))) {
+      if (m.event !== 'log') continue;
+      const log = LogEvent.safeParse(safeJson(m.data));
+      if (log.success) this[log.data.stream] += Buffer.byteLength(log.data.data);
+    }
+  }
 }
 
 /** The last `exit` event in a stream's tail, if the tail holds one. */

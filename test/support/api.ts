@@ -16,6 +16,7 @@ import {
   type ServedApi,
   type ApiDeps,
 } from '../../api/index.ts';
+import { createTracing, type Tracing } from '../../telemetry/index.ts';
 import type { TestNamespace } from './kube.ts';
 
 export interface TestApi {
@@ -40,7 +41,13 @@ export interface TestApi {
  */
 export async function startTestApi(
   ns: TestNamespace,
-  opts: { oidc?: { issuer: string; adminGroup?: string }; devAuth?: boolean; statusWaitMs?: number } = {},
+  opts: {
+    oidc?: { issuer: string; adminGroup?: string };
+    devAuth?: boolean;
+    statusWaitMs?: number;
+    /** Where the API's spans go (default: a no-op tracer). */
+    tracing?: Tracing;
+  } = {},
 ): Promise<TestApi> {
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
   const keys = new ApiKeyStore({ kc: ns.kc, namespace: ns.name, cacheMs: 0 });
@@ -69,6 +76,7 @@ export async function startTestApi(
     logger,
     clock: () => new Date(),
     statusWaitMs: opts.statusWaitMs ?? 30_000,
+    tracing: opts.tracing ?? createTracing({ serviceName: 'svc-api-test' }),
   };
   const app = createApp(deps);
   const served: ServedApi[] = [];

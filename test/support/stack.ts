@@ -4,6 +4,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { GROUP, VERSION, type SandboxTemplateSpec } from '../../core/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
 import { startOperator, type OperatorSettings, type RunningOperator } from '../../operator/index.ts';
+import type { Tracer } from '../../telemetry/index.ts';
 import type { TestNamespace } from './kube.ts';
 
 /** Operator settings for tests: nothing here reaches a real registry or ingress. */
@@ -44,7 +45,7 @@ export function useClusterTemplate(prefix: string, ns: TestNamespace, spec: Part
 /** The operator in-process, watching the test's namespace (which also holds its Lease and policies). */
 export function useOperator(
   ns: TestNamespace,
-  opts: { identity: string; logger: Logger; settings?: Partial<OperatorSettings> },
+  opts: { identity: string; logger: Logger; settings?: Partial<OperatorSettings>; tracer?: Tracer },
 ): void {
   let operator: RunningOperator | undefined;
   beforeAll(async () => {
@@ -54,6 +55,7 @@ export function useOperator(
       namespace: ns.name,
       leaseNamespace: ns.name,
       identity: opts.identity,
+      ...(opts.tracer ? { tracer: opts.tracer } : {}),
       settings: { ...testOperatorSettings, ...opts.settings },
     });
   }, 30_000);
