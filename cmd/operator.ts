@@ -3,8 +3,9 @@
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { startOperator } from '../operator/index.ts';
-import { booleanFlag, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
+import { serveMetrics, startOperator } from '../operator/index.ts';
+import { createTracing } from '../telemetry/index.ts';
+import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
   kubeconfig: z.string().optional(),
@@ -29,12 +30,20 @@ const Config = z.object({
   'optional.agentMemorySidecar.command': z.string().default(''),
   'lease-duration-seconds': z.coerce.number().int().positive().default(15),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  /** OTLP/HTTP collector for reconcile spans; none: no spans leave the process. */
+  'otlp-endpoint': z.url().optional(),
+  /** Where `/metrics` is served (e.g. `0.0.0.0:8081` in a cluster); unset: not served. */
+  'metrics-listen': listenAddress.optional(),
 });
 
 export async function main(argv: string[]): Promise<number> {
-  const config = parseConfig(Config, rawConfig(argv, Object.keys(Config.shape)), 'operator');
+  const raw = rawConfig(argv, Object.keys(Config.shape));
+  // OpenTelemetry's standard variable, when neither the flag nor SVC_OTLP_ENDPOINT is set.
+  raw['otlp-endpoint'] ??= process.env.OTEL_EXPORTER_OTLP_ENDPOINT || undefined;
+  const config = parseConfig(Config, raw, 'operator');
   if (!config) return 2;
   const logger = pino({ level: config['log-level'], base: { component: 'operator' } });
+  const tracing = createTracing({ serviceName: 'svc-operator', otlpEndpoint: config['otlp-endpoint'] });
   const lost = new AbortController();
   const operator = await startOperator({
     kc: loadKubeConfig(config.kubeconfig),
@@ -44,6 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     identity: config.identity,
     leaseDurationSeconds: config['lease-duration-seconds'],
     onLostLeadership: () => lost.abort(),
+    tracer: tracing.tracer,
     settings: {
       sandboxdImage: config['sandboxd-image'],
       sandboxdPath: config['sandboxd-path'],
@@ -64,6 +74,10 @@ export async function main(argv: string[]): Promise<number> {
         : {}),
     },
   });
+  const metrics = config['metrics-listen']
+    ? await serveMetrics(operator.metrics.registry, config['metrics-listen'])
+    : undefined;
+  if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'serving metrics');
   const reason = await new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -71,6 +85,8 @@ export async function main(argv: string[]): Promise<number> {
   });
   logger.info({ reason }, 'operator stopping');
   await operator.stop();
+  await metrics?.close();
+  await tracing.shutdown();
   // Losing the Lease ends the process, so a supervisor restarts it as a fresh candidate.
   return reason === 'lost leadership' ? 1 : 0;
 }

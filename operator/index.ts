@@ -9,13 +9,24 @@ import {
   type V1Pod,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { GROUP, Labels, Policy, VERSION } from '../core/index.ts';
-import { Informer, LeaderElector, PolicyStore, SandboxdLocator, WorkQueue, keyOf } from '../kube/index.ts';
+import { GROUP, Labels, Policy, VERSION, type Sandbox } from '../core/index.ts';
+import {
+  Informer,
+  LeaderElector,
+  PolicyStore,
+  SandboxdLocator,
+  WorkQueue,
+  keyOf,
+  type Reconcile,
+} from '../kube/index.ts';
+import { endSpan, type Tracer } from '../telemetry/index.ts';
+import { OperatorMetrics } from './metrics.ts';
 import { SandboxReconciler } from './reconciler.ts';
 import type { OperatorSettings } from './settings.ts';
 
 export type { OperatorSettings } from './settings.ts';
 export { FINALIZER } from './reconciler.ts';
+export { OperatorMetrics, serveMetrics } from './metrics.ts';
 
 export interface OperatorOptions {
   kc: KubeConfig;
@@ -30,9 +41,13 @@ export interface OperatorOptions {
   leaseDurationSeconds?: number;
   /** Called when leadership is lost: the process should exit, as controller-runtime's managers do. */
   onLostLeadership?: () => void;
+  /** Each reconcile becomes a `svc.reconcile` span; none without a tracer. */
+  tracer?: Tracer;
 }
 
 export interface RunningOperator {
+  /** The operator's Prometheus registry (`svc_reconcile_*`, queue depth, sandboxes by phase). */
+  metrics: OperatorMetrics;
   stop(): Promise<void>;
 }
 
@@ -113,7 +128,15 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     policies: new PolicyStore(o.kc, o.leaseNamespace, (raw) => Policy.parse(raw)),
     locator: new SandboxdLocator(o.kc),
   });
-  const queue = new WorkQueue(reconciler.reconcile, o.logger);
+  const metrics: OperatorMetrics = new OperatorMetrics({
+    queueDepth: (): number => queue.depth,
+    phases: () => sandboxes.list().map((s) => (s as Sandbox).status?.phase),
+  });
+  const reconcile: Reconcile = metrics.instrument('sandbox', reconciler.reconcile);
+  const queue: WorkQueue = new WorkQueue(
+    o.tracer ? traced(o.tracer, 'sandbox', reconcile) : reconcile,
+    o.logger,
+  );
   sandboxes.onChange((s) => queue.add(keyOf(s)));
   const owner = (obj: KubernetesObject) => {
     const sandbox = obj.metadata?.labels?.[Labels.sandbox];
@@ -130,5 +153,21 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   await Promise.all([pods.start(), claims.start()]);
   await sandboxes.start();
   o.logger.info({ namespace: ns ?? '(all)' }, 'operator started');
-  return { stop };
+  return { stop, metrics };
+}
+
+/** `reconcile` in a `svc.reconcile` span whose `outcome` is `ok`, `requeue` or `error`. */
+function traced(tracer: Tracer, controller: string, reconcile: Reconcile): Reconcile {
+  return async (key) => {
+    const [namespace = '', name = ''] = key.split('/', 2);
+    const span = tracer.startSpan('svc.reconcile', { attributes: { controller, namespace, name } });
+    try {
+      const after = await reconcile(key);
+      endSpan(span, { outcome: typeof after === 'number' ? 'requeue' : 'ok' });
+      return after;
+    } catch (err) {
+      endSpan(span, { outcome: 'error' }, err);
+      throw err;
+    }
+  };
 }

@@ -172,6 +172,10 @@ describe('operator', () => {
     expect(JSON.stringify(await get('raw'))).not.toContain('sk-very-secret-value');
     expect(JSON.stringify(events.items)).not.toContain('sk-very-secret-value');
     expect(logLines.length).toBeGreaterThan(0);
+    const metrics = await ops[0]!.metrics.registry.metrics();
+    expect(metrics).toMatch(/^svc_reconcile_total\{controller="sandbox",result="(ok|requeue)"\} [1-9]/m);
+    expect(metrics).toMatch(/^svc_sandboxes\{phase="Running"\} [1-9]/m);
+    expect(metrics).toMatch(/^svc_workqueue_depth\{controller="sandbox"\} \d+$/m);
     expect(logLines.join('')).not.toContain('sk-very-secret-value');
 
     // Stop keeps the claim; resume finds the file written before.
