@@ -3,8 +3,8 @@
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { serveMetrics, startOperator } from '../operator/index.ts';
-import { createTracing } from '../telemetry/index.ts';
+import { startOperator } from '../operator/index.ts';
+import { createTracing, serveMetrics } from '../telemetry/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({

@@ -5,7 +5,8 @@ import { pino } from 'pino';
 import { z } from 'zod';
 import { Policy } from '../core/index.ts';
 import { Governance, PolicyStore, QuotaLedger } from '../kube/index.ts';
-import { governanceAdmission, startWebhook } from '../webhook/index.ts';
+import { serveMetrics } from '../telemetry/index.ts';
+import { WebhookMetrics, governanceAdmission, startWebhook } from '../webhook/index.ts';
 import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
@@ -16,6 +17,8 @@ const Config = z.object({
   kubeconfig: z.string().optional(),
   'service-namespace': z.string().default('svc-system'),
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
+  /** Where `/metrics` is served over plain HTTP (e.g. `0.0.0.0:8081`); unset: not served. */
+  'metrics-listen': listenAddress.optional(),
 });
 
 export async function main(argv: string[]): Promise<number> {
@@ -25,6 +28,7 @@ export async function main(argv: string[]): Promise<number> {
   const kc = loadKubeConfig(config.kubeconfig);
   const store = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
   const governance = new Governance(kc, store, new QuotaLedger(kc));
+  const metrics = new WebhookMetrics();
   const webhook = await startWebhook({
     tls: {
       cert: await readFile(config['tls-cert-file'], 'utf8'),
@@ -34,12 +38,17 @@ export async function main(argv: string[]): Promise<number> {
     logger,
     apiServiceAccount: config['api-service-account'],
     admitCreate: governanceAdmission(governance),
+    metrics,
   });
+  const served = config['metrics-listen']
+    ? await serveMetrics(metrics.registry, config['metrics-listen'])
+    : undefined;
   logger.info({ port: webhook.port }, 'svc webhook listening');
   await new Promise<void>((resolve) => {
     process.once('SIGTERM', resolve);
     process.once('SIGINT', resolve);
   });
   await webhook.close();
+  await served?.close();
   return 0;
 }

@@ -26,7 +26,7 @@ import type { OperatorSettings } from './settings.ts';
 
 export type { OperatorSettings } from './settings.ts';
 export { FINALIZER } from './reconciler.ts';
-export { OperatorMetrics, serveMetrics } from './metrics.ts';
+export { OperatorMetrics } from './metrics.ts';
 
 export interface OperatorOptions {
   kc: KubeConfig;

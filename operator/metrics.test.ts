@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { OperatorMetrics, serveMetrics } from './metrics.ts';
+import { serveMetrics } from '../telemetry/index.ts';
+import { OperatorMetrics } from './metrics.ts';
 
 describe('operator metrics', () => {
   test('reconciles by result, errors, queue depth and sandboxes by phase, on /metrics', async () => {

@@ -9,3 +9,4 @@ export { checkImmutable, IMMUTABLE_FIELDS } from './immutable.ts';
 export { setCreatedBy } from './created-by.ts';
 export type { AdmissionRequest, Verdict } from './review.ts';
 export { governanceAdmission } from './governance.ts';
+export { WebhookMetrics } from './metrics.ts';

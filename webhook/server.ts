@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import { setCreatedBy } from './created-by.ts';
+import type { WebhookMetrics } from './metrics.ts';
 import { checkImmutable } from './immutable.ts';
 import { AdmissionReview, respond, type AdmissionRequest, type Verdict } from './review.ts';
 
@@ -13,6 +14,8 @@ export interface WebhookOptions {
   apiServiceAccount?: string;
   /** Governance on create: a denial verdict, or allowed. Plugged in by `cmd/webhook.ts`. */
   admitCreate?: (request: AdmissionRequest) => Promise<Verdict>;
+  /** Counts and times every review answered. */
+  metrics?: WebhookMetrics;
 }
 
 export const PATHS = { mutate: '/mutate-sandbox', validate: '/validate-sandbox' } as const;
@@ -44,6 +47,7 @@ export async function startWebhook(opts: WebhookOptions): Promise<{ port: number
         return;
       }
       const request = parsed.data.request;
+      const started = performance.now();
       handler(request)
         .catch((err: unknown): Verdict => {
           opts.logger.error({ err, uid: request.uid }, 'admission check failed');
@@ -64,6 +68,12 @@ export async function startWebhook(opts: WebhookOptions): Promise<{ port: number
               reason: verdict.reason,
             },
             'admission',
+          );
+          opts.metrics?.observe(
+            req.url?.startsWith(PATHS.mutate) ? 'mutate' : 'validate',
+            request.operation,
+            verdict.allowed,
+            (performance.now() - started) / 1000,
           );
           res.writeHead(200, { 'content-type': 'application/json' });
           res.end(JSON.stringify(respond(request.uid, verdict)));

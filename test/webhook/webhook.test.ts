@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { AdmissionregistrationV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startWebhook, webhookConfigurations } from '../../webhook/index.ts';
+import { WebhookMetrics, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
 import { createCertificateAuthority, type CertificateAuthority } from '../controlplane/index.ts';
 import { kubeRequest, useNamespace } from '../support/index.ts';
 
@@ -15,6 +15,8 @@ let ca: CertificateAuthority;
 let webhook: { port: number; close(): Promise<void> } | undefined;
 const configName = () => `svc-test-${ns.name}`;
 
+const metrics = new WebhookMetrics({ defaultMetrics: false });
+
 async function start() {
   const cert = await ca.issue('webhook', ['127.0.0.1']);
   webhook = await startWebhook({
@@ -22,6 +24,7 @@ async function start() {
     listen: { host: '127.0.0.1', port: webhook?.port ?? 0 },
     logger: pino({ level: 'silent' }),
     apiServiceAccount: API_SA,
+    metrics,
   });
 }
 
@@ -113,6 +116,11 @@ describe('admission webhook through the real apiserver', () => {
     const res = await createAs('alice', 'by-alice', { createdBy: 'mallory' });
     expect(res.status).toBe(201);
     expect(res.json<{ spec: { createdBy: string } }>().spec.createdBy).toBe('alice');
+    const counted = await metrics.registry.metrics();
+    expect(counted).toMatch(
+      /^svc_admission_reviews_total\{webhook="mutate",operation="CREATE",allowed="true"\} [1-9]/m,
+    );
+    expect(counted).toMatch(/^svc_admission_duration_seconds_count\{webhook="validate"\} [1-9]/m);
     expect(res.json<{ spec: { createdBy: string } }>().spec).toMatchObject({ mode: 'code' });
   });
 
