@@ -4,7 +4,8 @@
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { IncomingMessage } from 'node:http';
-import { join } from 'node:path';
+import { readFile, readdir } from 'node:fs/promises';
+import { join, relative } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
@@ -27,11 +28,13 @@ let api: TestApi;
 let base: string;
 
 // The sandbox's own program: an HTTP server on 8080 with a 50 MiB body, an echo and a
-// WebSocket echo. Sandboxes see the host's files, so it runs on this checkout's Node and ws.
+// WebSocket echo. A sandbox sees the host's tools (its Node) but not this checkout, which
+// may sit under /tmp (private in a sandbox): the test writes the script and a copy of the
+// `ws` package into the workspace, and the template's command waits for them.
 const root = join(import.meta.dirname, '..', '..');
 const SERVER = `
 const { createServer } = require('node:http');
-const { WebSocketServer } = require(${JSON.stringify(join(root, 'node_modules/ws'))});
+const { WebSocketServer } = require('./ws');
 const chunk = Buffer.alloc(1024 * 1024);
 for (let i = 0; i < chunk.length; i++) chunk[i] = (i * 31) % 251;
 const server = createServer((req, res) => {
@@ -52,8 +55,29 @@ new WebSocketServer({ server }).on('connection', (s) => s.on('message', (d, bina
 server.listen(8080, '127.0.0.1');
 `;
 const template = useClusterTemplate('e2e', ns, {
-  command: [join(root, 'node_modules/.bin/node'), '-e', SERVER],
+  command: [
+    'sh',
+    '-c',
+    'while [ ! -f /workspace/server.js ]; do sleep 0.1; done; exec node /workspace/server.js',
+  ],
 });
+
+/** The server and its one dependency, written into the sandbox's workspace. */
+async function installServer(sandbox: string): Promise<void> {
+  const files: { path: string; content: Buffer }[] = [];
+  const ws = join(root, 'node_modules/ws');
+  for (const entry of await readdir(ws, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || !/\.(js|mjs|json)$/.test(entry.name)) continue;
+    const from = join(entry.parentPath, entry.name);
+    files.push({ path: join('/workspace/ws', relative(ws, from)), content: await readFile(from) });
+  }
+  const sandboxd = await api.deps.sandboxd.client(ns.name, sandbox);
+  expect((await sandboxd.writeFiles(files)).status).toBe(200);
+  // Last, so the waiting command never starts on a half-written dependency.
+  expect(
+    (await sandboxd.writeFiles([{ path: '/workspace/server.js', content: Buffer.from(SERVER) }])).status,
+  ).toBe(200);
+}
 
 useOperator(ns, {
   identity: 'api-e2e',
@@ -95,6 +119,7 @@ describe('API on the whole stack', () => {
     });
     expect(made.status).toBe(201);
     await running('web');
+    await installServer('web');
 
     const forwarded = await api.call('POST', '/sandboxes/web/ports', {
       key: api.keys.alice,
