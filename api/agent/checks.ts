@@ -4,6 +4,9 @@ import { SandboxdUnavailable, type SandboxdClient } from '../../kube/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
+import { ownedSandbox } from '../sandboxes/index.ts';
+import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
+import type { Caller } from '../auth/index.ts';
 
 /**
  * The agent endpoints' checks, in the spec's order: authentication (middleware) → mode →
@@ -125,4 +128,47 @@ export function refusalOutcome(err: unknown): Outcome | undefined {
   if (err.status === 403 && err.code === 'policy_violation') return 'denied';
   if (err.status === 503) return 'error';
   return undefined;
+}
+
+/** What every agent call starts with: its span, its caller and the sandbox it may act on. */
+export interface AgentCall {
+  started: number;
+  caller: Caller;
+  span: Span;
+  sandbox: Sandbox;
+  template: string;
+}
+
+/**
+ * Opens the call's one span (`svc.configure` or `svc.invoke`, a child of the caller's
+ * `traceparent`, the actor hashed) and resolves the sandbox with owner-or-admin; a refusal
+ * there ends the span before it is thrown.
+ */
+export async function beginAgentCall(c: Context, deps: ApiDeps, spanName: string): Promise<AgentCall> {
+  const started = performance.now();
+  const caller: Caller = c.var.caller;
+  const span = deps.tracing.tracer.startSpan(
+    spanName,
+    { attributes: { actor: actorOf(caller.user) } },
+    deps.tracing.extract(c.req.raw.headers),
+  );
+  let sandbox: Sandbox;
+  try {
+    sandbox = await ownedSandbox(c, deps);
+  } catch (err) {
+    refused(span, err, started);
+    throw err;
+  }
+  const template = templateOf(sandbox);
+  span.setAttributes({ template, sandbox: sandbox.metadata.name ?? '' });
+  return { started, caller, span, sandbox, template };
+}
+
+/** Ends the span of a call refused by a check, or that failed before its work started. */
+export function refused(span: Span, err: unknown, started: number): void {
+  endSpan(
+    span,
+    { duration_ms: Math.round(performance.now() - started), outcome: refusalOutcome(err) ?? 'error' },
+    err,
+  );
 }

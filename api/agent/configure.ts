@@ -11,11 +11,9 @@ import {
   type ConfigureResult,
   type Sandbox,
 } from '../../core/index.ts';
-import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
-import type { Caller } from '../auth/index.ts';
+import { endSpan } from '../../telemetry/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, badRequest, validationError } from '../errors/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
 import {
   readBounded,
   refusalOutcome,
@@ -23,9 +21,10 @@ import {
   requireAllowed,
   requireRunning,
   sandboxdOf,
-  templateOf,
   throttled,
   unreachable,
+  beginAgentCall,
+  refused,
 } from './checks.ts';
 
 /** JSON escaping can double a file's size; past this the body cannot be within the limits. */
@@ -40,23 +39,8 @@ const KEEPALIVE_MS = 15_000;
  * `svc.configure`, a child of the caller's `traceparent`, covers the call.
  */
 export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
-  const started = performance.now();
-  const caller: Caller = c.var.caller;
-  const span = deps.tracing.tracer.startSpan(
-    'svc.configure',
-    { attributes: { actor: actorOf(caller.user) } },
-    deps.tracing.extract(c.req.raw.headers),
-  );
-  let sandbox: Sandbox;
-  try {
-    sandbox = await ownedSandbox(c, deps);
-  } catch (err) {
-    refused(span, err, started);
-    throw err;
-  }
-  const template = templateOf(sandbox);
+  const { started, caller, span, sandbox, template } = await beginAgentCall(c, deps, 'svc.configure');
   const { namespace = '', name = '' } = sandbox.metadata;
-  span.setAttributes({ template, sandbox: name });
   let request: ConfigureRequest;
   try {
     requireAgentMode(sandbox);
@@ -175,15 +159,6 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
         endSpan(span, { duration_ms: elapsed(), outcome: 'error' }, 'stream ended early');
     }
   });
-}
-
-/** Ends the span of a call refused by a check, or that failed before the install was recorded. */
-function refused(span: Span, err: unknown, started: number): void {
-  endSpan(
-    span,
-    { duration_ms: Math.round(performance.now() - started), outcome: refusalOutcome(err) ?? 'error' },
-    err,
-  );
 }
 
 function parseRequest(raw: Buffer): ConfigureRequest {

@@ -9,12 +9,11 @@ import {
   durationMs,
   type Sandbox,
 } from '../../core/index.ts';
-import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
+import { endSpan } from '../../telemetry/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
 import {
   readBounded,
   refusalOutcome,
@@ -22,8 +21,9 @@ import {
   requireConfigured,
   requireRunning,
   sandboxdOf,
-  templateOf,
   throttled,
+  beginAgentCall,
+  refused,
 } from './checks.ts';
 
 /** How stale a policy an invoke may be checked against (a write through this API drops it at once). */
@@ -36,22 +36,7 @@ const POLICY_MAX_AGE_MS = 1_000;
  * `svc.invoke`, a child of the caller's `traceparent`, covers the call.
  */
 export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
-  const started = performance.now();
-  const caller: Caller = c.var.caller;
-  const span = deps.tracing.tracer.startSpan(
-    'svc.invoke',
-    { attributes: { actor: actorOf(caller.user) } },
-    deps.tracing.extract(c.req.raw.headers),
-  );
-  let sandbox: Sandbox;
-  try {
-    sandbox = await ownedSandbox(c, deps);
-  } catch (err) {
-    refused(span, err, started);
-    throw err;
-  }
-  const template = templateOf(sandbox);
-  span.setAttributes({ template, sandbox: sandbox.metadata.name ?? '' });
+  const { started, caller, span, sandbox, template } = await beginAgentCall(c, deps, 'svc.invoke');
   try {
     requireAgentMode(sandbox);
     requireRunning(sandbox);
@@ -192,15 +177,6 @@ function finish(
     actor: caller.user,
   });
   return outcome;
-}
-
-/** Ends the span of a call refused by a check, or that failed before its run started. */
-function refused(span: Span, err: unknown, started: number): void {
-  endSpan(
-    span,
-    { duration_ms: Math.round(performance.now() - started), outcome: refusalOutcome(err) ?? 'error' },
-    err,
-  );
 }
 
 /** Bytes of output per stream, from the `log` events of the stream passed through. */
