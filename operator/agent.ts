@@ -17,6 +17,9 @@ import {
 } from '../core/index.ts';
 import { mergePatch, type PolicyStore, type SandboxdClient, type SandboxdLocator } from '../kube/index.ts';
 
+/** How old a governance policy read an agent pass may use. */
+const POLICY_MAX_AGE_MS = 5_000;
+
 export interface AgentDeps {
   kc: KubeConfig;
   logger: Logger;
@@ -44,6 +47,8 @@ export class AgentConfigurer {
    * older status for a moment after the write; this keeps that moment from installing twice.
    */
   readonly #finished = new Map<string, string>();
+  /** The cap last pushed to each sandbox's sandboxd, with the Pod and restart count it reached. */
+  readonly #pushed = new Map<string, string>();
 
   constructor(deps: AgentDeps) {
     this.#d = deps;
@@ -56,7 +61,9 @@ export class AgentConfigurer {
     if (sandbox.spec.mode !== 'agent' || !agent?.entrypoint?.length) return undefined;
     const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
     const key = `${namespace}/${name}`;
-    const { cluster, namespace: own } = await this.#d.policies.forNamespace(namespace);
+    // Every status change of a running sandbox reconciles it: a policy read a few seconds old
+    // keeps that from being a ConfigMap GET each time.
+    const { cluster, namespace: own } = await this.#d.policies.forNamespace(namespace, POLICY_MAX_AGE_MS);
     const max = resolveMaxConcurrentInvokes(
       resolvePolicy(cluster, own),
       agent.maxConcurrentInvokes ?? template.agent?.maxConcurrentInvokes,
@@ -64,13 +71,14 @@ export class AgentConfigurer {
     const digest = sandbox.metadata.annotations?.[Annotations.configureFiles] ?? filesDigest([]);
     const hash = installCommandHash(agent.installCommand, digest);
     const current = sandbox.status?.agentConfigure;
-    const client = await this.#d.locator.client(namespace, name, pod.metadata?.uid);
+    const client = () => this.#d.locator.client(namespace, name, pod.metadata?.uid);
 
     if (current?.installCommandHash !== hash) {
       // Under way (this hash or an older one, which finishes first), or just written.
       if (this.#installs.has(key) || this.#finished.get(key) === hash) return 2_000;
       this.#installs.set(key, hash);
-      void this.#install(sandbox, client, hash, max)
+      void client()
+        .then((sandboxd) => this.#install(sandbox, sandboxd, hash, max))
         .then(() => this.#finished.set(key, hash))
         .catch((err: unknown) => this.#d.logger.error({ err, sandbox: key }, 'agent install failed'))
         .finally(() => this.#installs.delete(key));
@@ -89,8 +97,13 @@ export class AgentConfigurer {
       });
     }
     // sandboxd starts with the cap its Pod was created with; a restarted sandboxd or a
-    // changed policy is corrected here on the next pass.
-    await client.setMaxConcurrentInvokes(max);
+    // changed policy is corrected here, once per change rather than on every pass.
+    const restarts = pod.status?.containerStatuses?.reduce((n, c) => n + c.restartCount, 0) ?? 0;
+    const pushed = `${pod.metadata?.uid}/${restarts}/${max}`;
+    if (this.#pushed.get(key) !== pushed) {
+      await (await client()).setMaxConcurrentInvokes(max);
+      this.#pushed.set(key, pushed);
+    }
     return undefined;
   }
 

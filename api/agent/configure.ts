@@ -12,6 +12,7 @@ import {
   type Sandbox,
 } from '../../core/index.ts';
 import { endSpan } from '../../telemetry/index.ts';
+import type { SandboxdClient } from '../../kube/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, badRequest, validationError } from '../errors/index.ts';
 import {
@@ -42,11 +43,14 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
   const { started, caller, span, sandbox, template } = await beginAgentCall(c, deps, 'svc.configure');
   const { namespace = '', name = '' } = sandbox.metadata;
   let request: ConfigureRequest;
+  let sandboxd: SandboxdClient;
   try {
     requireAgentMode(sandbox);
     requireRunning(sandbox);
     // One configure at a time per sandbox: a second one while an install runs is throttled.
-    const { client: sandboxd, answer: runs } = await sandboxdOf(deps, sandbox, (c) => c.runs());
+    const found = await sandboxdOf(deps, sandbox, (c) => c.runs());
+    sandboxd = found.client;
+    const runs = found.answer;
     const installing = runs.filter((r) => r.kind === 'install').length;
     if (installing > 0) throw throttled(1, installing);
     request = parseRequest(await readBounded(c, MAX_CONFIGURE_BODY_BYTES));
@@ -104,7 +108,9 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
       JSON.stringify(s.status.agentConfigure.entrypoint) === JSON.stringify(request.entrypoint);
     try {
       if (!skipped && request.installCommand)
-        await followInstall(deps, sandbox, hash, done, (data) => out.writeSSE({ event: 'log', data }));
+        await followInstall(deps, sandboxd, sandbox, hash, done, (data) =>
+          out.writeSSE({ event: 'log', data }),
+        );
       const current = await deps.cache.until(namespace, name, done, deps.statusWaitMs).catch(() => undefined);
       const status = current?.status?.agentConfigure;
       if (!status) {
@@ -180,6 +186,7 @@ function parseRequest(raw: Buffer): ConfigureRequest {
  */
 async function followInstall(
   deps: ApiDeps,
+  sandboxd: SandboxdClient,
   sandbox: Sandbox,
   hash: string,
   done: (s: Sandbox | undefined) => boolean,
@@ -187,7 +194,6 @@ async function followInstall(
 ): Promise<void> {
   const { namespace = '', name = '' } = sandbox.metadata;
   const deadline = Date.now() + deps.statusWaitMs;
-  const sandboxd = await deps.sandboxd.client(namespace, name);
   while (Date.now() < deadline) {
     // Attach first: a fast install may be over before we get here, and sandboxd replays it.
     const res = await sandboxd.attach(installRunId(hash));
