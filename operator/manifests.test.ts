@@ -28,7 +28,7 @@ describe('agent memory sidecar', () => {
     expect(pod.spec?.containers[0]?.env?.some((e) => e.name === 'MEM0_BASE_URL')).toBe(false);
   });
 
-  test('enabled: agent Pods get it on 127.0.0.1:11434 with data in /workspace/.svc/memory', () => {
+  test('enabled: agent Pods get it on 127.0.0.1:11434 with data in /workspace/.agenttier/memory', () => {
     const pod = sandboxPod(sandbox('agent'), template, withMemory);
     const [main, memory] = pod.spec!.containers;
     expect(memory).toMatchObject({
@@ -37,7 +37,7 @@ describe('agent memory sidecar', () => {
       command: ['mem', 'serve'],
       env: [
         { name: 'MEMORY_LISTEN', value: '127.0.0.1:11434' },
-        { name: 'MEMORY_DATA_DIR', value: '/workspace/.svc/memory' },
+        { name: 'MEMORY_DATA_DIR', value: '/workspace/.agenttier/memory' },
       ],
       volumeMounts: [{ name: 'workspace', mountPath: '/workspace' }],
     });

@@ -202,7 +202,7 @@ export function sandboxPod(
 /** Where the agent memory sidecar listens; every container of the Pod shares its loopback. */
 export const MEMORY_ADDRESS = '127.0.0.1:11434';
 /** The memory store's data, inside the workspace so it survives stop, resume and clone. */
-export const MEMORY_DATA_DIR = '/workspace/.svc/memory';
+export const MEMORY_DATA_DIR = '/workspace/.agenttier/memory';
 
 /** `optional.agentMemorySidecar`: a memory service beside the agent, agent-mode Pods only. */
 function memoryContainer(

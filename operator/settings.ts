@@ -20,7 +20,7 @@ export interface OperatorSettings {
   maxRestarts: number;
   /**
    * `optional.agentMemorySidecar`: when set, agent-mode Pods get a memory container on
-   * 127.0.0.1:11434 (`MEM0_BASE_URL` for the agent), its data in `/workspace/.svc/memory/`.
+   * 127.0.0.1:11434 (`MEM0_BASE_URL` for the agent), its data in `/workspace/.agenttier/memory/`.
    */
   agentMemorySidecar?: { image: string; command: string[] };
 }
