@@ -6,7 +6,7 @@ NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate check-generated typecheck lint format-check \
-	test test-unit test-python test-integration dev sandboxd-binary \
+	test test-unit test-python test-integration dev sandboxd-binary helm kustomize \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke
 
 help:
@@ -28,8 +28,17 @@ system-deps:
 kube:
 	@bash hack/kube/build.sh >/dev/null
 
+# helm, built from the Go module proxy like hack/kube (cached by version); the deploy tests
+# render the chart with it.
+helm:
+	@bash hack/helm/build.sh >/dev/null
+
 generate: node_modules/.stamp
 	$(SVC) generate
+
+# The kustomize bases in config/, rendered from the Helm chart (their one source).
+kustomize: node_modules/.stamp helm
+	$(NODE) hack/helm/kustomize.ts
 
 check-generated: node_modules/.stamp
 	$(SVC) generate --check
@@ -46,7 +55,7 @@ format-check: node_modules/.stamp
 test-unit: node_modules/.stamp
 	npx vitest run --project unit
 
-test-integration: deps kube
+test-integration: deps kube helm
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) npx vitest run --project integration
 	@bash hack/check-no-leftovers.sh
 

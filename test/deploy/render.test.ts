@@ -1,0 +1,249 @@
+// What users install is what the tests ran: the Helm chart renders (defaults, and every
+// optional feature on), the real apiserver accepts every object in a server-side dry run
+// (with cert-manager's CRDs installed), the kustomize bases render the same objects, and
+// the values schema refuses what it must.
+import { execFile, execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  BASE_RELEASE,
+  helmBinary,
+  kustomizeBases,
+  parseManifests,
+  renderChart,
+  withoutHelmLabels,
+} from '../../hack/helm/kustomize.ts';
+import { webhookCertificates, webhookConfigurations } from '../../webhook/index.ts';
+import { installCrds, kubeAssets, readCrds } from '../controlplane/index.ts';
+import { adminKubeConfig } from '../support/index.ts';
+
+const run = promisify(execFile);
+const root = join(import.meta.dirname, '..', '..');
+
+/** Every optional feature and named setting on: the widest rendering. */
+const ALL_ON = [
+  'networking.previewDomain=preview.example.com',
+  'networking.portForwardIngressClass=traefik',
+  'auth.oidc.issuer=https://issuer.example.com',
+  'auth.oidc.audience=svc',
+  'auth.oidc.adminGroup=svc-admins',
+  'auth.devAuth=true',
+  'optional.admissionWebhook.enabled=true',
+  'optional.admissionWebhook.failurePolicy=Ignore',
+  'optional.agentMemorySidecar.enabled=true',
+  'optional.agentMemorySidecar.command={mem0,serve}',
+  'otlpEndpoint=http://otel-collector.observability:4318',
+  'image.pullSecrets={regcred}',
+  'api.replicas=3',
+];
+
+let helm = '';
+let kubectl = '';
+const kubeconfig = () => inject('kubeconfigPath');
+
+/** `kubectl apply --server-side --dry-run=server` of a YAML stream; resolves with kubectl's output. */
+async function dryRun(yaml: string): Promise<{ code: number; out: string }> {
+  const child = execFile(
+    kubectl,
+    [
+      '--kubeconfig',
+      kubeconfig(),
+      'apply',
+      '--server-side',
+      '--force-conflicts',
+      '--dry-run=server',
+      '-f',
+      '-',
+    ],
+    { maxBuffer: 1 << 24 },
+  );
+  child.stdin!.end(yaml);
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (out += d.toString()));
+  const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? 1)));
+  return { code, out };
+}
+
+/** helm's failure message for a rendering that must fail. */
+function renderError(set: string[]): string {
+  try {
+    renderChart(helm, { set });
+  } catch (err) {
+    return String((err as { stderr?: unknown }).stderr);
+  }
+  throw new Error(`rendering with ${set.join(' ')} succeeded`);
+}
+
+const sortKey = (o: { kind: string; metadata: { name: string; namespace?: string } }) =>
+  `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`;
+
+let createdNamespace = false;
+beforeAll(async () => {
+  helm = helmBinary();
+  kubectl = join(await kubeAssets(), 'kubectl');
+  const certManager = (
+    await run('bash', [join(root, 'hack/kube/crds.sh'), 'cert-manager'], { maxBuffer: 1 << 24 })
+  ).stdout
+    .trim()
+    .split('\n')
+    .at(-1)!;
+  const kc = adminKubeConfig();
+  await installCrds(kc, await readCrds([certManager]));
+  // The bases name svc-system; a dry run of a namespaced object needs its namespace to exist.
+  await kc
+    .makeApiClient(CoreV1Api)
+    .createNamespace({ body: { metadata: { name: BASE_RELEASE.namespace } } })
+    .then(
+      () => (createdNamespace = true),
+      (err: unknown) => {
+        if ((err as { code?: number }).code !== 409) throw err;
+      },
+    );
+}, 300_000);
+
+afterAll(async () => {
+  if (createdNamespace)
+    await adminKubeConfig().makeApiClient(CoreV1Api).deleteNamespace({ name: BASE_RELEASE.namespace });
+});
+
+describe('Helm chart config/helm/svc', () => {
+  it.each([
+    ['default values', []],
+    ['every optional feature on', ALL_ON],
+  ])('%s: every object passes a server-side dry run', async (_, set) => {
+    const rendered = renderChart(helm, { includeCrds: true, set });
+    const objects = parseManifests(rendered);
+    expect(objects.length).toBeGreaterThan(30);
+    const { code, out } = await dryRun(rendered);
+    expect(out).not.toMatch(/error|invalid|forbidden/i);
+    expect(code).toBe(0);
+    // One line per object, each a dry run that was accepted.
+    expect(out.trim().split('\n')).toHaveLength(objects.length);
+  });
+
+  it('every optional feature on reaches the components as flags', () => {
+    const objects = parseManifests(renderChart(helm, { set: ALL_ON })) as unknown as {
+      kind: string;
+      metadata: { name: string };
+      spec?: { template?: { spec: { containers: { args: string[] }[] } } };
+    }[];
+    const args = (name: string) =>
+      objects.find((o) => o.kind === 'Deployment' && o.metadata.name === name)!.spec!.template!.spec
+        .containers[0]!.args;
+    expect(args('svc-api')).toEqual(
+      expect.arrayContaining([
+        '--auth.oidc.issuer=https://issuer.example.com',
+        '--auth.oidc.audience=svc',
+        '--auth.oidc.adminGroup=svc-admins',
+        '--auth.devAuth=true',
+        '--networking.previewDomain=preview.example.com',
+        '--otlp-endpoint=http://otel-collector.observability:4318',
+      ]),
+    );
+    expect(args('svc-operator')).toEqual(
+      expect.arrayContaining([
+        '--networking.previewDomain=preview.example.com',
+        '--networking.portForwardIngressClass=traefik',
+        '--optional.agentMemorySidecar.enabled=true',
+        '--optional.agentMemorySidecar.command=mem0 serve',
+      ]),
+    );
+    const hooks = objects.filter((o) => o.kind.endsWith('WebhookConfiguration')) as unknown as {
+      webhooks: { failurePolicy: string }[];
+    }[];
+    expect(hooks.map((h) => h.webhooks[0]!.failurePolicy)).toEqual(['Ignore', 'Ignore']);
+  });
+
+  it('without the webhook: no webhook, certificate or webhook RBAC objects', () => {
+    const kinds = parseManifests(renderChart(helm, { set: ['optional.admissionWebhook.enabled=false'] })).map(
+      (o) => `${o.kind}/${o.metadata.name}`,
+    );
+    expect(kinds.filter((k) => /webhook|Certificate|Issuer/i.test(k))).toEqual([]);
+    expect(kinds).toContain('Deployment/svc-operator');
+    expect(kinds).toContain('Deployment/svc-api');
+  });
+
+  it('the webhook objects are the ones webhook/ builds for the test harness', () => {
+    const objects = parseManifests(renderChart(helm)).map((o) => withoutHelmLabels(o));
+    const strip = (o: object) => {
+      const { labels: _, ...metadata } = (o as { metadata: object & { labels?: unknown } }).metadata;
+      return JSON.parse(JSON.stringify({ ...o, metadata })) as unknown;
+    };
+    const certs = webhookCertificates({ namespace: BASE_RELEASE.namespace, service: 'svc-webhook' });
+    const configs = webhookConfigurations({
+      name: 'svc-sandbox',
+      failurePolicy: 'Fail',
+      target: { service: { namespace: BASE_RELEASE.namespace, name: 'svc-webhook', port: 443 } },
+      injectCaFrom: certs.injectCaFrom,
+    });
+    const rendered = (kind: string, name: string) =>
+      strip(objects.find((o) => o.kind === kind && o.metadata.name === name)!);
+    expect(rendered('MutatingWebhookConfiguration', 'svc-sandbox')).toEqual(strip(configs.mutating));
+    expect(rendered('ValidatingWebhookConfiguration', 'svc-sandbox')).toEqual(strip(configs.validating));
+    for (const o of certs.objects) {
+      expect(rendered(o.kind, o.metadata!.name!)).toEqual(strip(o.toJSON() as object));
+    }
+  });
+});
+
+describe('values', () => {
+  it('audit.includeInvokePayloads: true fails with a clear message', () => {
+    expect(renderError(['audit.includeInvokePayloads=true'])).toContain(
+      'audit.includeInvokePayloads: not available in this version of svc (argv and stdin are never recorded); remove the setting or set it to false',
+    );
+  });
+
+  it('an unknown value fails, naming it', () => {
+    expect(renderError(['networking.previewDomian=example.com'])).toMatch(
+      /at '\/networking': additional properties 'previewDomian' not allowed/,
+    );
+    expect(renderError(['telemetry=true'])).toMatch(/additional properties 'telemetry' not allowed/);
+  });
+
+  it('a mistyped value fails, naming it and the type', () => {
+    expect(renderError(['api.replicas=two'])).toMatch(/at '\/api\/replicas': got string, want integer/);
+    expect(renderError(['optional.admissionWebhook.failurePolicy=Open'])).toMatch(
+      /at '\/optional\/admissionWebhook\/failurePolicy'/,
+    );
+    expect(renderError(['auth.devAuth=yes-please'])).toMatch(
+      /at '\/auth\/devAuth': got string, want boolean/,
+    );
+  });
+
+  it('an OIDC issuer without an audience fails', () => {
+    expect(renderError(['auth.oidc.issuer=https://issuer.example.com'])).toContain(
+      'auth.oidc.audience: required when auth.oidc.issuer is set',
+    );
+  });
+});
+
+describe('kustomize bases', () => {
+  it('are what `make kustomize` generates from the chart (no drift)', async () => {
+    for (const [path, content] of kustomizeBases(renderChart(helm))) {
+      expect(await readFile(join(root, path), 'utf8'), `${path}: run \`make kustomize\``).toBe(content);
+    }
+  });
+
+  it('config/default renders the chart’s objects, plus the Namespace', () => {
+    const kustomized = parseManifests(
+      execFileSync(kubectl, ['kustomize', join(root, 'config/default')], { encoding: 'utf8' }),
+    );
+    const charted = parseManifests(renderChart(helm, { includeCrds: true })).map((o) => withoutHelmLabels(o));
+    const canonical = (list: typeof charted) =>
+      list.map((o) => withoutHelmLabels(o)).sort((a, b) => sortKey(a).localeCompare(sortKey(b)));
+    const namespace = kustomized.filter((o) => o.kind === 'Namespace');
+    expect(namespace.map((o) => o.metadata.name)).toEqual([BASE_RELEASE.namespace]);
+    expect(canonical(kustomized.filter((o) => o.kind !== 'Namespace'))).toEqual(canonical(charted));
+  });
+
+  it('config/default passes a server-side dry run', async () => {
+    const yaml = execFileSync(kubectl, ['kustomize', join(root, 'config/default')], { encoding: 'utf8' });
+    const { code, out } = await dryRun(yaml);
+    expect(out).not.toMatch(/error|invalid|forbidden/i);
+    expect(code).toBe(0);
+  });
+});
