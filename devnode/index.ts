@@ -16,8 +16,9 @@ import { layout, type DevnodeOptions } from './options.ts';
 import { PodRuntime } from './pods/runtime.ts';
 import { ServiceProxy } from './services/proxy.ts';
 import { SNAPSHOT_GROUP, SNAPSHOT_VERSION, ensureClasses } from './storage/classes.ts';
+import { Clones } from './storage/clones.ts';
 import { Provisioner } from './storage/provisioner.ts';
-import { ReadersInFlight } from './storage/readers.ts';
+import { SnapshotData } from './storage/retention.ts';
 import { Snapshotter } from './storage/snapshotter.ts';
 
 export type { DevnodeOptions } from './options.ts';
@@ -69,13 +70,15 @@ export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
     claims,
     sandboxdCommand: o.sandboxdCommand,
   });
-  const readers = new ReadersInFlight();
+  const clones = new Clones({ logger, layout: paths, dataDir: o.dataDir });
+  const snapshotData = new SnapshotData({ logger, layout: paths, clones });
   const provisioner = new Provisioner({
     kc,
     logger,
     layout: paths,
     claims,
-    readers,
+    clones,
+    snapshotData,
     claimInUse: (n, c) => runtime.claimInUse(n, c),
   });
   const proxy = new ServiceProxy({ kc, logger, services, sandboxes: () => runtime.sandboxes() });
@@ -113,12 +116,15 @@ export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
               plural: 'volumesnapshots',
             })) as KubernetesListObject<KubernetesObject>,
     });
-    const snapshotter = new Snapshotter({ kc, logger, layout: paths, snapshots, readers });
+    const snapshotter = new Snapshotter({ kc, logger, layout: paths, snapshots, clones, snapshotData });
     const snapshotQueue = new WorkQueue(snapshotter.reconcile, logger);
     snapshots.onChange((s) => snapshotQueue.add(keyOf(s)));
     informers.push(snapshots);
     queues.push(snapshotQueue);
   }
+  // Clone mounts live as long as devnode runs; its state on disk outlives restarts and reboots.
+  await clones.mountAll();
+  await snapshotData.collectOrphans();
   await Promise.all(informers.map((i) => i.start()));
   logger.info({ node: o.nodeName, namespace: ns ?? '(all)', snapshots: withSnapshots }, 'devnode started');
 
@@ -128,6 +134,7 @@ export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
       await Promise.all(informers.map((i) => i.stop()));
       proxy.stop();
       await runtime.stop();
+      await clones.unmountAll();
       await node.stop();
     },
   };

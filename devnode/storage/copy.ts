@@ -1,6 +1,6 @@
-import { spawn } from 'node:child_process';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { dirname, join, basename } from 'node:path';
+import { run } from './run.ts';
 
 /**
  * Copies the tree `from` into a new folder `to`, atomically: `cp -a --reflink=auto` into
@@ -14,16 +14,4 @@ export async function copyTree(from: string, to: string): Promise<void> {
   await run('cp', ['-a', '--reflink=auto', `${from}/.`, `${staging}/`]);
   await rm(to, { recursive: true, force: true });
   await rename(staging, to);
-}
-
-function run(cmd: string, args: string[]): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-    let stderr = '';
-    child.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) =>
-      code === 0 ? resolve() : reject(new Error(`${cmd} ${args.join(' ')} failed (${code}): ${stderr}`)),
-    );
-  });
 }

@@ -10,8 +10,9 @@ import type { Logger } from 'pino';
 import { ignoring, isStatus, mergePatch, splitKey, type Informer } from '../../kube/index.ts';
 import type { Layout } from '../options.ts';
 import { DRIVER, SNAPSHOT_GROUP, SNAPSHOT_VERSION, STORAGE_CLASS } from './classes.ts';
+import type { Clones } from './clones.ts';
 import { copyTree } from './copy.ts';
-import type { ReadersInFlight } from './readers.ts';
+import type { SnapshotData } from './retention.ts';
 
 const PVC_PROTECTION = 'kubernetes.io/pvc-protection';
 
@@ -20,7 +21,8 @@ export interface ProvisionerDeps {
   logger: Logger;
   layout: Layout;
   claims: Informer<V1PersistentVolumeClaim>;
-  readers: ReadersInFlight;
+  clones: Clones;
+  snapshotData: SnapshotData;
   claimInUse: (namespace: string, name: string) => boolean;
 }
 
@@ -31,9 +33,10 @@ interface Snapshot {
 /**
  * Plays the external provisioner and the PV controller for devnode's StorageClass: a
  * Pending claim gets a folder under the data dir, a PV pointing at it, and is Bound. A
- * claim whose dataSource is a VolumeSnapshot is first hydrated from the snapshot's copy
- * and only then Bound. Deleted claims lose their folder and PV once no Pod uses them
- * (the pvc-protection controller's part, which needs no controller-manager here).
+ * claim whose dataSource is a VolumeSnapshot is first hydrated from the snapshot's data
+ * (a copy-on-write clone, see `Clones`, or a copy where overlays do not work) and only
+ * then Bound. Deleted claims lose their folder and PV once no Pod uses them (the
+ * pvc-protection controller's part, which needs no controller-manager here).
  */
 export class Provisioner {
   readonly #o: ProvisionerDeps;
@@ -59,9 +62,12 @@ export class Provisioner {
       const snap = await this.#readSnapshot(namespace, source);
       const content = snap?.status?.boundVolumeSnapshotContentName;
       if (!snap?.status?.readyToUse || !content) return 1000; // not ready yet: look again
-      const from = this.#o.layout.snapshot(content);
-      await this.#o.readers.reading(content, () => copyTree(from, dir));
-      this.#o.logger.info({ claim: key, snapshot: source }, 'claim hydrated from snapshot');
+      const cloned = await this.#o.snapshotData.use(content, async (from) => {
+        if (await this.#o.clones.create(pv, content)) return true;
+        await copyTree(from, dir);
+        return false;
+      });
+      this.#o.logger.info({ claim: key, snapshot: source, cloned }, 'claim hydrated from snapshot');
     } else {
       await mkdir(dir, { recursive: true });
     }
@@ -122,6 +128,10 @@ export class Provisioner {
     if (this.#o.claimInUse(namespace, name)) return 1000;
     const pv = claim.spec?.volumeName;
     if (pv?.startsWith('pvc-')) {
+      const clonedFrom = await this.#o.clones.source(pv);
+      // Never remove a folder through a live mount: the overlay goes first, then the empty mount point.
+      await this.#o.clones.unmount(pv);
+      if (clonedFrom) await this.#o.snapshotData.release(pv, clonedFrom);
       await rm(this.#o.layout.volume(pv), { recursive: true, force: true });
       // The PV's pv-protection finalizer would wait for a controller that does not run.
       await ignoring([404], () =>

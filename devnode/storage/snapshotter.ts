@@ -1,11 +1,11 @@
-import { rm } from 'node:fs/promises';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { ignoring, isStatus, mergePatch, splitKey, type Informer } from '../../kube/index.ts';
 import type { Layout } from '../options.ts';
 import { DRIVER, SNAPSHOT_CLASS, SNAPSHOT_GROUP, SNAPSHOT_VERSION } from './classes.ts';
+import type { Clones } from './clones.ts';
 import { copyTree } from './copy.ts';
-import type { ReadersInFlight } from './readers.ts';
+import type { SnapshotData } from './retention.ts';
 
 const FINALIZER = 'devnode.svc.io/snapshot';
 
@@ -19,14 +19,16 @@ export interface SnapshotterDeps {
   logger: Logger;
   layout: Layout;
   snapshots: Informer<VolumeSnapshot>;
-  readers: ReadersInFlight;
+  clones: Clones;
+  snapshotData: SnapshotData;
 }
 
 /**
  * The CSI snapshotter for devnode's volumes: a VolumeSnapshot of a bound claim copies
  * the claim's folder (reflink where possible), gets its VolumeSnapshotContent and becomes
- * readyToUse with its restoreSize. Deleting it removes the copy, never a claim hydrated
- * from it (those are copies of their own).
+ * readyToUse with its restoreSize. A claim that is itself a clone is copied through its
+ * mount, merged, so every snapshot stands alone. Deleting a snapshot never touches a
+ * claim hydrated from it: its data stays for the clones still reading it (`SnapshotData`).
  */
 export class Snapshotter {
   readonly #d: SnapshotterDeps;
@@ -54,8 +56,7 @@ export class Snapshotter {
     };
     if (snap.metadata.deletionTimestamp) {
       if (!snap.metadata.finalizers?.includes(FINALIZER)) return;
-      if (this.#d.readers.busy(content)) return 500; // a claim is being hydrated from it
-      await rm(this.#d.layout.snapshot(content), { recursive: true, force: true });
+      await this.#d.snapshotData.retire(content);
       await ignoring([404], () =>
         this.#custom.deleteClusterCustomObject({
           group: SNAPSHOT_GROUP,
@@ -107,6 +108,7 @@ export class Snapshotter {
     }
     if (claim.status?.phase !== 'Bound' || !claim.spec?.volumeName) return 1000;
     const started = Date.now();
+    await this.#d.clones.ensureMounted(claim.spec.volumeName);
     await copyTree(this.#d.layout.volume(claim.spec.volumeName), this.#d.layout.snapshot(content));
     const restoreSize = claim.status.capacity?.storage ?? claim.spec.resources?.requests?.storage ?? '1Gi';
     await ignoring([409], () =>

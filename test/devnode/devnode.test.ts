@@ -3,13 +3,14 @@
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
 import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, test } from 'vitest';
 import { Annotations, SandboxPod } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { deleteSnapshot, snapshotClaim, useDevnode, useNamespace } from '../support/index.ts';
+import { deleteSnapshot, readSnapshot, snapshotClaim, useDevnode, useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('devnode');
 const node = useDevnode(ns);
@@ -107,6 +108,17 @@ async function sh(sandboxd: SandboxdClient, script: string): Promise<{ stdout: s
     if (e.event === 'exit') exitCode = data.exitCode!;
   }
   return { stdout, exitCode };
+}
+
+async function gone(what: string, read: () => Promise<unknown>) {
+  await waitFor(
+    () =>
+      read().then(
+        () => false,
+        () => true,
+      ),
+    { timeoutMs: 30_000, describe: () => `${what} gone` },
+  );
 }
 
 async function deletePod(name: string) {
@@ -240,5 +252,62 @@ describe('devnode', () => {
     await deleteSnapshot(ns, 'snap');
     expect((await sh(reader.sandboxd, 'cat /workspace/small/7')).stdout).toBe('file 7\n');
     await Promise.all([deletePod('writer'), deletePod('reader')]);
+  }, 180_000);
+
+  test('deleting a snapshot never touches a claim cloned from it; its last clone takes the data along', async () => {
+    await createClaim('base');
+    await ns.core.createNamespacedPod({ namespace: ns.name, body: sandboxdPod('base', 'base') });
+    const base = await ready('base');
+    const made = await sh(
+      base.sandboxd,
+      'mkdir -p /workspace/small && for i in $(seq 100); do echo "file $i" > /workspace/small/$i; done && ' +
+        'head -c 10485760 /dev/urandom > /workspace/big && echo done',
+    );
+    expect(made.stdout).toBe('done\n');
+    const snap = await snapshotClaim(ns, 'snap-del', 'base');
+    const content = snap.status!.boundVolumeSnapshotContentName!;
+    await createClaim('clone', 'snap-del');
+    await ns.core.createNamespacedPod({ namespace: ns.name, body: sandboxdPod('cloner', 'clone') });
+    const cloner = await ready('cloner');
+    const claim = await ns.core.readNamespacedPersistentVolumeClaim({ name: 'clone', namespace: ns.name });
+    const pv = claim.spec!.volumeName!;
+    const volume = `${node.dataDir}/volumes/${pv}`;
+    const sum = 'cd /workspace && find . -type f ! -name mine | sort | xargs sha256sum | sha256sum';
+    const original = (await sh(base.sandboxd, sum)).stdout;
+    expect(original).toMatch(/^[0-9a-f]{64} /);
+    expect((await sh(cloner.sandboxd, sum)).stdout).toBe(original);
+
+    // Hydration copied nothing: the claim is an overlay over the snapshot's data, and what
+    // the sandbox writes lands in the claim's own layer.
+    expect(await readFile('/proc/mounts', 'utf8')).toContain(` ${volume} overlay `);
+    expect((await sh(cloner.sandboxd, 'echo mine > /workspace/mine && echo ok')).stdout).toBe('ok\n');
+    expect(await readFile(`${node.dataDir}/clones/${pv}/upper/mine`, 'utf8')).toBe('mine\n');
+    expect(existsSync(`${node.dataDir}/snapshots/${content}/mine`)).toBe(false);
+
+    // A snapshot of the clone is its merged view, standing alone.
+    const ofClone = await snapshotClaim(ns, 'snap-of-clone', 'clone');
+    const standalone = `${node.dataDir}/snapshots/${ofClone.status!.boundVolumeSnapshotContentName!}`;
+    expect(await readFile(`${standalone}/mine`, 'utf8')).toBe('mine\n');
+    expect(await readFile(`${standalone}/small/7`, 'utf8')).toBe('file 7\n');
+
+    await deleteSnapshot(ns, 'snap-del');
+    await gone('snapshot snap-del', () => readSnapshot(ns, 'snap-del'));
+    expect(existsSync(`${node.dataDir}/snapshots/${content}`)).toBe(false);
+    expect(existsSync(`${node.dataDir}/retained/${content}`)).toBe(true);
+    expect((await sh(cloner.sandboxd, sum)).stdout).toBe(original);
+    const appended = await sh(cloner.sandboxd, 'echo more >> /workspace/small/1 && cat /workspace/small/1');
+    expect(appended.stdout).toBe('file 1\nmore\n');
+
+    await deletePod('cloner');
+    await ns.core.deleteNamespacedPersistentVolumeClaim({ name: 'clone', namespace: ns.name });
+    await gone('claim clone', () =>
+      ns.core.readNamespacedPersistentVolumeClaim({ name: 'clone', namespace: ns.name }),
+    );
+    expect(await readFile('/proc/mounts', 'utf8')).not.toContain(` ${volume} `);
+    expect(existsSync(volume)).toBe(false);
+    expect(existsSync(`${node.dataDir}/clones/${pv}`)).toBe(false);
+    expect(existsSync(`${node.dataDir}/retained/${content}`)).toBe(false);
+    await deleteSnapshot(ns, 'snap-of-clone');
+    await deletePod('base');
   }, 180_000);
 });
