@@ -22,11 +22,16 @@ const POLICY_MAX_AGE_MS = 5_000;
 
 export interface AgentDeps {
   kc: KubeConfig;
-  logger: Logger;
   policies: PolicyStore<Policy>;
   locator: SandboxdLocator;
   now: () => Date;
-  event: (sandbox: Sandbox, type: 'Normal' | 'Warning', reason: string, message: string) => Promise<void>;
+  event: (
+    log: Logger,
+    sandbox: Sandbox,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ) => Promise<void>;
 }
 
 /**
@@ -55,8 +60,16 @@ export class AgentConfigurer {
     this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
   }
 
-  /** One pass for a Running sandbox; returns a requeue delay while an install is under way. */
-  async reconcile(sandbox: Sandbox, template: SandboxTemplateSpec, pod: V1Pod): Promise<number | undefined> {
+  /**
+   * One pass for a Running sandbox; returns a requeue delay while an install is under way.
+   * `log` is the reconcile's logger: an install it starts logs with the same key and id.
+   */
+  async reconcile(
+    log: Logger,
+    sandbox: Sandbox,
+    template: SandboxTemplateSpec,
+    pod: V1Pod,
+  ): Promise<number | undefined> {
     const agent = sandbox.spec.harness?.agent;
     if (sandbox.spec.mode !== 'agent' || !agent?.entrypoint?.length) return undefined;
     const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
@@ -77,10 +90,11 @@ export class AgentConfigurer {
       // Under way (this hash or an older one, which finishes first), or just written.
       if (this.#installs.has(key) || this.#finished.get(key) === hash) return 2_000;
       this.#installs.set(key, hash);
+      log.info({ installCommandHash: hash }, 'agent install starting');
       void client()
-        .then((sandboxd) => this.#install(sandbox, sandboxd, hash, max))
+        .then((sandboxd) => this.#install(log, sandbox, sandboxd, hash, max))
         .then(() => this.#finished.set(key, hash))
-        .catch((err: unknown) => this.#d.logger.error({ err, sandbox: key }, 'agent install failed'))
+        .catch((err: unknown) => log.error({ err, installCommandHash: hash }, 'agent install failed'))
         .finally(() => this.#installs.delete(key));
       return 2_000;
     }
@@ -107,7 +121,13 @@ export class AgentConfigurer {
     return undefined;
   }
 
-  async #install(sandbox: Sandbox, client: SandboxdClient, hash: string, max: number): Promise<void> {
+  async #install(
+    log: Logger,
+    sandbox: Sandbox,
+    client: SandboxdClient,
+    hash: string,
+    max: number,
+  ): Promise<void> {
     const agent = sandbox.spec.harness!.agent!;
     let installExitCode = 0;
     if (agent.installCommand?.length) {
@@ -128,6 +148,7 @@ export class AgentConfigurer {
       if (!exit) throw new Error('the install stream ended without an exit event');
       installExitCode = exit.exitCode;
       await this.#d.event(
+        log,
         sandbox,
         installExitCode === 0 ? 'Normal' : 'Warning',
         installExitCode === 0 ? 'AgentInstallSucceeded' : 'AgentInstallFailed',
@@ -142,6 +163,8 @@ export class AgentConfigurer {
       maxConcurrentInvokes: max,
     });
     await client.setMaxConcurrentInvokes(max);
+    // The hash and exit code only: argv, env and output stay out of the logs.
+    log.info({ installCommandHash: hash, installExitCode }, 'agent install recorded');
   }
 
   async #write(sandbox: Sandbox, agentConfigure: AgentConfigureStatus): Promise<void> {

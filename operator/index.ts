@@ -120,7 +120,6 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   });
   const reconciler = new SandboxReconciler({
     kc: o.kc,
-    logger: o.logger,
     settings: o.settings,
     sandboxes,
     pods,
@@ -136,6 +135,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const queue: WorkQueue = new WorkQueue(
     o.tracer ? traced(o.tracer, 'sandbox', reconcile) : reconcile,
     o.logger,
+    { controller: 'sandbox' },
   );
   sandboxes.onChange((s) => queue.add(keyOf(s)));
   const owner = (obj: KubernetesObject) => {
@@ -158,11 +158,11 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
 
 /** `reconcile` in a `svc.reconcile` span whose `outcome` is `ok`, `requeue` or `error`. */
 function traced(tracer: Tracer, controller: string, reconcile: Reconcile): Reconcile {
-  return async (key) => {
+  return async (key, log) => {
     const [namespace = '', name = ''] = key.split('/', 2);
     const span = tracer.startSpan('svc.reconcile', { attributes: { controller, namespace, name } });
     try {
-      const after = await reconcile(key);
+      const after = await reconcile(key, log);
       endSpan(span, { outcome: typeof after === 'number' ? 'requeue' : 'ok' });
       return after;
     } catch (err) {

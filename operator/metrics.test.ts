@@ -1,3 +1,4 @@
+import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
 import { serveMetrics } from '../telemetry/index.ts';
 import { OperatorMetrics } from './metrics.ts';
@@ -14,9 +15,10 @@ describe('operator metrics', () => {
       if (key === 'ns/bad') return Promise.reject(new Error('boom'));
       return Promise.resolve(key === 'ns/later' ? 1000 : undefined);
     });
-    await reconcile('ns/ok');
-    await reconcile('ns/later');
-    await expect(reconcile('ns/bad')).rejects.toThrow('boom');
+    const log = pino({ level: 'silent' });
+    await reconcile('ns/ok', log);
+    await reconcile('ns/later', log);
+    await expect(reconcile('ns/bad', log)).rejects.toThrow('boom');
     expect(calls).toBe(3);
 
     const served = await serveMetrics(metrics.registry, { host: '127.0.0.1', port: 0 });

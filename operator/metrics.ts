@@ -64,10 +64,10 @@ export class OperatorMetrics {
 
   /** `reconcile`, counted and timed under `controller`. */
   instrument(controller: string, reconcile: Reconcile): Reconcile {
-    return async (key) => {
+    return async (key, log) => {
       const end = this.#duration.startTimer({ controller });
       try {
-        const after = await reconcile(key);
+        const after = await reconcile(key, log);
         this.#reconciles.inc({ controller, result: typeof after === 'number' ? 'requeue' : 'ok' });
         return after;
       } catch (err) {

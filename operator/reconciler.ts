@@ -66,7 +66,6 @@ interface Outcome {
 
 export interface ReconcilerDeps {
   kc: KubeConfig;
-  logger: Logger;
   settings: OperatorSettings;
   sandboxes: Informer<KubernetesObject>;
   pods: Informer<V1Pod>;
@@ -98,19 +97,19 @@ export class SandboxReconciler {
     this.#now = deps.now ?? (() => new Date());
     this.#agent = new AgentConfigurer({
       kc: deps.kc,
-      logger: deps.logger,
       policies: deps.policies,
       locator: deps.locator,
       now: this.#now,
-      event: (sandbox, type, reason, message) => this.#event(sandbox, type, reason, message),
+      event: (log, sandbox, type, reason, message) => this.#event(log, sandbox, type, reason, message),
     });
   }
 
-  reconcile = async (key: string): Promise<number | void> => {
+  /** One pass; `log` is the pass's own logger (it carries the key), used for all it logs. */
+  reconcile = async (key: string, log: Logger): Promise<number | void> => {
     const { namespace, name } = splitKey(key);
     const sandbox = this.#d.sandboxes.get(name, namespace) as unknown as Sandbox | undefined;
     if (!sandbox) return;
-    if (sandbox.metadata.deletionTimestamp) return this.#finalize(sandbox);
+    if (sandbox.metadata.deletionTimestamp) return this.#finalize(log, sandbox);
     if (!sandbox.metadata.finalizers?.includes(FINALIZER)) {
       await this.#patchSandbox(sandbox, {
         metadata: {
@@ -120,12 +119,12 @@ export class SandboxReconciler {
       });
       return; // the update comes back through the watch
     }
-    const outcome = await this.#converge(sandbox);
-    await this.#writeStatus(sandbox, outcome);
+    const outcome = await this.#converge(log, sandbox);
+    await this.#writeStatus(log, sandbox, outcome);
     return outcome.requeueMs;
   };
 
-  async #converge(sandbox: Sandbox): Promise<Outcome> {
+  async #converge(log: Logger, sandbox: Sandbox): Promise<Outcome> {
     const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
     const ref = sandbox.spec.templateRef;
     const template = await this.#template(namespace, ref.kind, ref.name);
@@ -185,7 +184,7 @@ export class SandboxReconciler {
     const stop = this.#expired(sandbox, template);
     if (stop) {
       await this.#patchSandbox(sandbox, { spec: { stopped: true } });
-      await this.#event(sandbox, 'Normal', stop.reason, stop.message);
+      await this.#event(log, sandbox, 'Normal', stop.reason, stop.message);
       return {
         phase: 'Stopped',
         message: stop.message,
@@ -263,9 +262,9 @@ export class SandboxReconciler {
     }
     const ready = pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True');
     if (!ready) return waiting('waiting for the sandbox Pod to become ready');
-    const agentMs = await this.#agent.reconcile(sandbox, template, pod).catch((err: unknown) => {
+    const agentMs = await this.#agent.reconcile(log, sandbox, template, pod).catch((err: unknown) => {
       // Configure trouble never takes a running sandbox down: log it and look again soon.
-      this.#d.logger.warn({ err, sandbox: `${namespace}/${name}` }, 'agent configure pass failed');
+      log.warn({ err }, 'agent configure pass failed');
       return 5_000;
     });
     const expiry = this.#nextExpiry(sandbox, template, pod);
@@ -418,7 +417,7 @@ export class SandboxReconciler {
     return Math.max(100, Math.min(...at) - now + 50);
   }
 
-  async #writeStatus(sandbox: Sandbox, o: Outcome): Promise<void> {
+  async #writeStatus(log: Logger, sandbox: Sandbox, o: Outcome): Promise<void> {
     const now = this.#now();
     const generation = sandbox.metadata.generation;
     let conditions: Condition[] | undefined = sandbox.status?.conditions;
@@ -447,7 +446,13 @@ export class SandboxReconciler {
     // older than its last write must not put an old value back.
     const { agentConfigure: _owned, ...patch } = status;
     if (o.phase !== sandbox.status?.phase) {
-      await this.#event(sandbox, o.phase === 'Error' ? 'Warning' : 'Normal', `Sandbox${o.phase}`, o.message);
+      await this.#event(
+        log,
+        sandbox,
+        o.phase === 'Error' ? 'Warning' : 'Normal',
+        `Sandbox${o.phase}`,
+        o.message,
+      );
     }
     await this.#custom.patchNamespacedCustomObjectStatus(
       {
@@ -463,7 +468,7 @@ export class SandboxReconciler {
   }
 
   /** Deletion: what the Sandbox owns goes (no garbage collector is assumed), then the finalizer. */
-  async #finalize(sandbox: Sandbox): Promise<number | void> {
+  async #finalize(log: Logger, sandbox: Sandbox): Promise<number | void> {
     if (!sandbox.metadata.finalizers?.includes(FINALIZER)) return;
     const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
     const labelSelector = `${Labels.sandbox}=${name}`;
@@ -489,7 +494,7 @@ export class SandboxReconciler {
         resourceVersion: sandbox.metadata.resourceVersion,
       },
     });
-    this.#d.logger.info({ sandbox: `${namespace}/${name}` }, 'sandbox deleted');
+    log.info('sandbox deleted');
   }
 
   async #deletePod(namespace: string, name: string): Promise<void> {
@@ -567,7 +572,13 @@ export class SandboxReconciler {
     }
   }
 
-  async #event(sandbox: Sandbox, type: 'Normal' | 'Warning', reason: string, message: string): Promise<void> {
+  async #event(
+    log: Logger,
+    sandbox: Sandbox,
+    type: 'Normal' | 'Warning',
+    reason: string,
+    message: string,
+  ): Promise<void> {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
     const now = this.#now();
     await this.#core
@@ -587,7 +598,7 @@ export class SandboxReconciler {
           count: 1,
         },
       })
-      .catch((err: unknown) => this.#d.logger.warn({ err: (err as Error).message }, 'event not recorded'));
+      .catch((err: unknown) => log.warn({ err: (err as Error).message, reason }, 'event not recorded'));
   }
 }
 

@@ -1,6 +1,6 @@
 // Controller building blocks shared by the operator and devnode.
 export { Informer, keyOf, splitKey, isStatus, ignoring } from './informer.ts';
-export { WorkQueue, type Reconcile } from './queue.ts';
+export { WorkQueue, type Reconcile, type WorkQueueOptions } from './queue.ts';
 export { mergePatch, jsonPatch } from './patch.ts';
 export { setCondition, type ConditionInput } from './conditions.ts';
 export { LeaderElector, type LeaderElectionOptions } from './leader.ts';

@@ -1,7 +1,18 @@
+import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import { splitKey } from './informer.ts';
 
-/** What a reconcile returns: nothing (done) or milliseconds after which to look again. */
-export type Reconcile = (key: string) => Promise<number | void>;
+/**
+ * What a reconcile returns: nothing (done) or milliseconds after which to look again.
+ * `log` is this pass's own child logger: whatever the pass logs (and any work it starts)
+ * carries the controller, the object's namespace and name, and the pass's id.
+ */
+export type Reconcile = (key: string, log: Logger) => Promise<number | void>;
+
+export interface WorkQueueOptions {
+  /** Named on every line a reconcile logs (`controller`), as controller-runtime does. */
+  controller?: string;
+}
 
 /**
  * A work queue keyed by `namespace/name`, in controller-runtime's shape: duplicate adds
@@ -11,6 +22,7 @@ export type Reconcile = (key: string) => Promise<number | void>;
 export class WorkQueue {
   readonly #reconcile: Reconcile;
   readonly #logger: Logger;
+  readonly #controller: string | undefined;
   readonly #running = new Set<string>();
   readonly #dirty = new Set<string>();
   readonly #timers = new Map<string, NodeJS.Timeout>();
@@ -18,9 +30,10 @@ export class WorkQueue {
   readonly #idle = new Set<() => void>();
   #stopped = false;
 
-  constructor(reconcile: Reconcile, logger: Logger) {
+  constructor(reconcile: Reconcile, logger: Logger, opts: WorkQueueOptions = {}) {
     this.#reconcile = reconcile;
     this.#logger = logger;
+    this.#controller = opts.controller;
   }
 
   add(key: string, afterMs = 0): void {
@@ -45,15 +58,22 @@ export class WorkQueue {
 
   async #run(key: string): Promise<void> {
     this.#running.add(key);
+    // The key only, never the object: a line must not carry a spec's values.
+    const log = this.#logger.child({
+      ...(this.#controller ? { controller: this.#controller } : {}),
+      ...splitKey(key),
+      reconcileId: randomBytes(4).toString('hex'),
+    });
     try {
-      const after = await this.#reconcile(key);
+      const after = await this.#reconcile(key, log);
       this.#failures.delete(key);
+      log.debug({ requeueMs: typeof after === 'number' ? after : undefined }, 'reconciled');
       if (typeof after === 'number') this.add(key, after);
     } catch (err) {
       const n = (this.#failures.get(key) ?? 0) + 1;
       this.#failures.set(key, n);
       const backoff = Math.min(200 * 2 ** (n - 1), 10_000);
-      this.#logger.warn({ key, err: (err as Error).message, retryInMs: backoff }, 'reconcile failed');
+      log.warn({ err: (err as Error).message, retryInMs: backoff }, 'reconcile failed');
       this.add(key, backoff);
     } finally {
       this.#running.delete(key);
