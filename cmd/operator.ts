@@ -3,7 +3,7 @@
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { startOperator } from '../operator/index.ts';
+import { OperatorMetrics, startOperator } from '../operator/index.ts';
 import { createTracing, serveMetrics } from '../telemetry/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
@@ -45,6 +45,12 @@ export async function main(argv: string[]): Promise<number> {
   const logger = pino({ level: config['log-level'], base: { component: 'operator' } });
   const tracing = createTracing({ serviceName: 'svc-operator', otlpEndpoint: config['otlp-endpoint'] });
   const lost = new AbortController();
+  // Served before the Lease is won: a standby replica answers /metrics (svc_operator_leader 0).
+  const metrics = new OperatorMetrics();
+  const served = config['metrics-listen']
+    ? await serveMetrics(metrics.registry, config['metrics-listen'])
+    : undefined;
+  if (served) logger.info({ url: `${served.url}/metrics` }, 'serving metrics');
   const operator = await startOperator({
     kc: loadKubeConfig(config.kubeconfig),
     logger,
@@ -54,6 +60,7 @@ export async function main(argv: string[]): Promise<number> {
     leaseDurationSeconds: config['lease-duration-seconds'],
     onLostLeadership: () => lost.abort(),
     tracer: tracing.tracer,
+    metrics,
     settings: {
       sandboxdImage: config['sandboxd-image'],
       sandboxdPath: config['sandboxd-path'],
@@ -74,10 +81,6 @@ export async function main(argv: string[]): Promise<number> {
         : {}),
     },
   });
-  const metrics = config['metrics-listen']
-    ? await serveMetrics(operator.metrics.registry, config['metrics-listen'])
-    : undefined;
-  if (metrics) logger.info({ url: `${metrics.url}/metrics` }, 'serving metrics');
   const reason = await new Promise<string>((resolve) => {
     process.once('SIGTERM', () => resolve('SIGTERM'));
     process.once('SIGINT', () => resolve('SIGINT'));
@@ -85,7 +88,7 @@ export async function main(argv: string[]): Promise<number> {
   });
   logger.info({ reason }, 'operator stopping');
   await operator.stop();
-  await metrics?.close();
+  await served?.close();
   await tracing.shutdown();
   // Losing the Lease ends the process, so a supervisor restarts it as a fresh candidate.
   return reason === 'lost leadership' ? 1 : 0;

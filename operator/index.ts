@@ -43,6 +43,11 @@ export interface OperatorOptions {
   onLostLeadership?: () => void;
   /** Each reconcile becomes a `svc.reconcile` span; none without a tracer. */
   tracer?: Tracer;
+  /**
+   * Metrics made (and served) before this call, so a replica waiting for the Lease answers
+   * `/metrics` too; a registry of the operator's own when unset.
+   */
+  metrics?: OperatorMetrics;
 }
 
 export interface RunningOperator {
@@ -59,6 +64,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const custom = o.kc.makeApiClient(CustomObjectsApi);
   const core = o.kc.makeApiClient(CoreV1Api);
   const ns = o.namespace;
+  const metrics = o.metrics ?? new OperatorMetrics();
   const elector = new LeaderElector({
     kc: o.kc,
     logger: o.logger,
@@ -72,11 +78,14 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const stop = async () => {
     stopping = true;
     elector.stop();
+    metrics.setLeader(false);
     for (const s of stopAll.reverse()) await s();
+    metrics.observe(undefined);
   };
   await elector.run(() => {
     if (!stopping) void stop().then(() => o.onLostLeadership?.());
   });
+  metrics.setLeader(true);
 
   const base = `/apis/${GROUP}/${VERSION}`;
   const sandboxes = new Informer<KubernetesObject>({
@@ -127,7 +136,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     policies: new PolicyStore(o.kc, o.leaseNamespace, (raw) => Policy.parse(raw)),
     locator: new SandboxdLocator(o.kc),
   });
-  const metrics: OperatorMetrics = new OperatorMetrics({
+  metrics.observe({
     queueDepth: (): number => queue.depth,
     phases: () => sandboxes.list().map((s) => (s as Sandbox).status?.phase),
   });

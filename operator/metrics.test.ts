@@ -5,10 +5,9 @@ import { OperatorMetrics } from './metrics.ts';
 
 describe('operator metrics', () => {
   test('reconciles by result, errors, queue depth and sandboxes by phase, on /metrics', async () => {
-    const metrics = new OperatorMetrics(
-      { queueDepth: () => 3, phases: () => ['Running', 'Running', 'Error', undefined] },
-      { defaultMetrics: false },
-    );
+    const metrics = new OperatorMetrics({ defaultMetrics: false });
+    metrics.setLeader(true);
+    metrics.observe({ queueDepth: () => 3, phases: () => ['Running', 'Running', 'Error', undefined] });
     let calls = 0;
     const reconcile = metrics.instrument('sandbox', (key) => {
       calls++;
@@ -24,6 +23,7 @@ describe('operator metrics', () => {
     const served = await serveMetrics(metrics.registry, { host: '127.0.0.1', port: 0 });
     try {
       const text = await (await fetch(`${served.url}/metrics`)).text();
+      expect(text).toContain('svc_operator_leader 1');
       expect(text).toContain('svc_reconcile_total{controller="sandbox",result="ok"} 1');
       expect(text).toContain('svc_reconcile_total{controller="sandbox",result="requeue"} 1');
       expect(text).toContain('svc_reconcile_total{controller="sandbox",result="error"} 1');
@@ -38,5 +38,14 @@ describe('operator metrics', () => {
     } finally {
       await served.close();
     }
+  });
+
+  test('a standby reports svc_operator_leader 0 and process metrics, but no queue or sandboxes', async () => {
+    const metrics = new OperatorMetrics();
+    const text = await metrics.registry.metrics();
+    expect(text).toContain('svc_operator_leader 0');
+    expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
+    expect(text).not.toMatch(/^svc_workqueue_depth\{/m);
+    expect(text).not.toMatch(/^svc_sandboxes\{/m);
   });
 });

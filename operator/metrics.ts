@@ -3,22 +3,38 @@ import type { Reconcile } from '../kube/index.ts';
 
 const PHASES = ['Pending', 'Creating', 'Running', 'Stopped', 'Error'] as const;
 
+/** What the leading replica reads its gauges from: its work queue and its Sandbox cache. */
+export interface OperatorSources {
+  queueDepth: () => number;
+  phases: () => readonly (string | undefined)[];
+}
+
 /**
- * The operator's Prometheus metrics in a registry of its own: reconciles by controller and
- * result, their duration and errors, the work queue's depth and sandboxes by phase. Labels
- * are the controller, the result and the phase only: never a sandbox or a user.
+ * The operator's Prometheus metrics in a registry of its own: whether this replica leads,
+ * reconciles by controller and result, their duration and errors, the work queue's depth and
+ * sandboxes by phase. Labels are the controller, the result and the phase only: never a
+ * sandbox or a user.
+ *
+ * It exists before leader election, so a standby replica serves `/metrics` too
+ * (`svc_operator_leader 0` and the process metrics); the queue and phase gauges appear once
+ * `observe` hands it the leader's sources, so a standby never reports sandboxes twice.
  */
 export class OperatorMetrics {
   readonly registry = new Registry();
+  readonly #leader: Gauge;
   readonly #reconciles: Counter<'controller' | 'result'>;
   readonly #errors: Counter<'controller'>;
   readonly #duration: Histogram<'controller'>;
+  #sources: OperatorSources | undefined;
 
-  constructor(
-    sources: { queueDepth: () => number; phases: () => readonly (string | undefined)[] },
-    opts: { defaultMetrics?: boolean } = {},
-  ) {
+  constructor(opts: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
+    this.#leader = new Gauge({
+      name: 'svc_operator_leader',
+      help: '1 while this replica holds the operator Lease, 0 while it stands by',
+      registers,
+    });
+    this.#leader.set(0);
     this.#reconciles = new Counter({
       name: 'svc_reconcile_total',
       help: 'Reconciles by controller and result (ok, requeue, error)',
@@ -38,28 +54,39 @@ export class OperatorMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
-    new Gauge({
+    const depth = new Gauge({
       name: 'svc_workqueue_depth',
-      help: 'Keys waiting or being reconciled',
+      help: 'Keys waiting or being reconciled (leader only)',
       labelNames: ['controller'],
       registers,
-      collect() {
-        this.set({ controller: 'sandbox' }, sources.queueDepth());
+      collect: () => {
+        if (this.#sources) depth.set({ controller: 'sandbox' }, this.#sources.queueDepth());
       },
     });
-    new Gauge({
+    const sandboxes = new Gauge({
       name: 'svc_sandboxes',
-      help: 'Sandboxes by status.phase (Pending when the operator has not written one yet)',
+      help: 'Sandboxes by status.phase (Pending when the operator has not written one yet; leader only)',
       labelNames: ['phase'],
       registers,
-      collect() {
+      collect: () => {
+        if (!this.#sources) return;
         const counts = new Map<string, number>(PHASES.map((p) => [p, 0]));
-        for (const phase of sources.phases())
+        for (const phase of this.#sources.phases())
           counts.set(phase ?? 'Pending', (counts.get(phase ?? 'Pending') ?? 0) + 1);
-        for (const [phase, n] of counts) this.set({ phase }, n);
+        for (const [phase, n] of counts) sandboxes.set({ phase }, n);
       },
     });
     if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Leadership won (1) or lost or given up (0). */
+  setLeader(leading: boolean): void {
+    this.#leader.set(leading ? 1 : 0);
+  }
+
+  /** The leader's queue and cache, read at each scrape from now on; `undefined` forgets them. */
+  observe(sources: OperatorSources | undefined): void {
+    this.#sources = sources;
   }
 
   /** `reconcile`, counted and timed under `controller`. */
