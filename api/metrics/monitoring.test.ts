@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { OperatorMetrics } from '../../operator/index.ts';
 import { ApiMetrics } from './metrics.ts';
 
 const dir = join(import.meta.dirname, '..', '..', 'config', 'monitoring');
@@ -11,9 +12,14 @@ const seriesIn = (expr: string) =>
   [...expr.matchAll(/\b(svc_[a-z_]+)/g)].map((m) => m[1]!.replace(/_(bucket|count|sum)$/, ''));
 
 describe('dashboards and alert rules', () => {
-  const exported = new ApiMetrics({ defaultMetrics: false }).registry.getMetricsAsArray().map((m) => m.name);
+  // The API's series and the operator's (reconciles, queue, sandboxes by phase, leadership).
+  const exported = [
+    ...new ApiMetrics({ defaultMetrics: false }).registry.getMetricsAsArray(),
+    ...new OperatorMetrics({ defaultMetrics: false }).registry.getMetricsAsArray(),
+  ].map((m) => m.name);
+  const covers = (exprs: string[], series: string) => exprs.some((e) => seriesIn(e).includes(series));
 
-  test('the alert rules read only series the API exports, by template and outcome', async () => {
+  test('the alert rules read only series svc exports, by template, outcome and controller', async () => {
     const rules = parse(await readFile(join(dir, 'alerts.yaml'), 'utf8')) as {
       groups: { rules: { expr: string; alert?: string; record?: string }[] }[];
     };
@@ -23,14 +29,23 @@ describe('dashboards and alert rules', () => {
       for (const series of seriesIn(expr)) expect(exported).toContain(series);
       expect(expr).not.toMatch(/\b(user|sandbox|actor)\b/);
     }
+    for (const series of ['svc_invoke_requests_total', 'svc_reconcile_errors_total', 'svc_operator_leader'])
+      expect(covers(exprs, series), series).toBe(true);
   });
 
-  test('the Grafana dashboard reads only series the API exports', async () => {
+  test('the Grafana dashboard reads only series svc exports', async () => {
     const dashboard = JSON.parse(await readFile(join(dir, 'grafana-dashboard.json'), 'utf8')) as {
       panels: { targets: { expr: string }[] }[];
     };
     const exprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr));
     expect(exprs.length).toBeGreaterThanOrEqual(6);
     for (const expr of exprs) for (const series of seriesIn(expr)) expect(exported).toContain(series);
+    for (const series of [
+      'svc_invoke_requests_total',
+      'svc_invoke_duration_seconds',
+      'svc_invoke_throttled_total',
+      'svc_reconcile_errors_total',
+    ])
+      expect(covers(exprs, series), series).toBe(true);
   });
 });
