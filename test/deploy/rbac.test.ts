@@ -1,0 +1,323 @@
+// The operator and the API as `svc` processes signed in as their own ServiceAccounts, with
+// exactly the RBAC the Helm chart renders (real TokenRequest tokens, the real apiserver's
+// RBAC authorizer): the whole user journey works, nothing the components do is forbidden,
+// and the API's account reads no Secret beyond its two.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import {
+  CoreV1Api,
+  KubeConfig,
+  KubernetesObjectApi,
+  RbacAuthorizationV1Api,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { stringify } from 'yaml';
+import { ApiKeyStore } from '../../api/index.ts';
+import { SseParser } from '../../core/index.ts';
+import { helmBinary, parseManifests, renderChart } from '../../hack/helm/kustomize.ts';
+import { waitFor } from '../controlplane/index.ts';
+import { startManaged, type Managed } from '../controlplane/processes.ts';
+import { OidcIssuer, useClusterTemplate, useDevnode, useNamespace } from '../support/index.ts';
+
+const root = resolve(import.meta.dirname, '../..');
+/** Where the Sandboxes live. */
+const ns = useNamespace('rbac');
+/** The release's own namespace: ServiceAccounts, Roles, Lease, API keys, policy, sandboxd key. */
+const system = useNamespace('rbac-sys');
+useDevnode(ns);
+// A plain HTTP server in the workspace, for the preview proxy.
+const template = useClusterTemplate('rbac', ns, {
+  command: ['python3', '-m', 'http.server', '8080', '--bind', '127.0.0.1', '--directory', '/workspace'],
+});
+const release = `rbac-${Math.random().toString(16).slice(2, 8)}`;
+const fullname = `${release}-svc`;
+const processes: Managed[] = [];
+const clusterScoped: KubernetesObject[] = [];
+let dir = '';
+let base = '';
+let keys: { admin: string; alice: string; bob: string };
+let apiKc: KubeConfig;
+/** Admin endpoints need an admin group from OIDC (or devAuth, which the test must not use). */
+const issuer = new OidcIssuer();
+let adminBearer = '';
+
+/** A kubeconfig file that signs in as `sa` with a token from the TokenRequest API. */
+async function serviceAccountKubeconfig(sa: string): Promise<{ path: string; kc: KubeConfig }> {
+  const issued = await system.core.createNamespacedServiceAccountToken({
+    name: sa,
+    namespace: system.name,
+    body: { spec: { expirationSeconds: 3600, audiences: [] } },
+  });
+  const cluster = system.kc.getCurrentCluster()!;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'test', server: cluster.server, caData: cluster.caData, caFile: cluster.caFile }],
+    users: [{ name: sa, token: issued.status!.token }],
+    contexts: [{ name: sa, cluster: 'test', user: sa }],
+    currentContext: sa,
+  });
+  const path = join(dir, `kubeconfig-${sa}`);
+  await writeFile(path, kc.exportConfig(), { mode: 0o600 });
+  return { path, kc };
+}
+
+function svc(name: string, args: string[]): Managed {
+  const p = startManaged(
+    name,
+    join(root, 'node_modules/.bin/node'),
+    [join(root, 'cmd/svc.ts'), ...args],
+    join(dir, `${name}.log`),
+  );
+  processes.push(p);
+  return p;
+}
+
+async function logs(): Promise<string> {
+  const parts = await Promise.all(
+    processes.map(async (p) => `--- ${p.name}\n${await readFile(p.logPath, 'utf8').catch(() => '')}`),
+  );
+  return parts.join('\n');
+}
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'svc-test-rbac-'));
+  // The chart's ServiceAccounts and RBAC, applied for real, in the release namespace.
+  const rendered = parseManifests(renderChart(helmBinary(), { release, namespace: system.name }));
+  const rbac = rendered.filter((o) =>
+    ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind),
+  ) as KubernetesObject[];
+  expect(rbac.map((o) => o.kind).sort()).toEqual([
+    ...Array<string>(3).fill('ClusterRole'),
+    ...Array<string>(3).fill('ClusterRoleBinding'),
+    ...Array<string>(3).fill('Role'),
+    ...Array<string>(3).fill('RoleBinding'),
+    ...Array<string>(3).fill('ServiceAccount'),
+  ]);
+  const objects = KubernetesObjectApi.makeApiClient(system.kc);
+  for (const o of rbac) {
+    await objects.create(o);
+    if (o.kind!.startsWith('Cluster')) clusterScoped.push(o);
+  }
+  await writeFile(join(dir, 'rbac.yaml'), rbac.map((o) => stringify(o)).join('---\n'));
+
+  const operator = await serviceAccountKubeconfig(`${fullname}-operator`);
+  const api = await serviceAccountKubeconfig(`${fullname}-api`);
+  apiKc = api.kc;
+
+  // An installer's first step: API keys, kept hashed in the release namespace.
+  const store = new ApiKeyStore({ kc: system.kc, namespace: system.name, cacheMs: 0 });
+  keys = {
+    admin: (await store.create({ user: 'root', admin: true })).key,
+    alice: (await store.create({ user: 'alice' })).key,
+    bob: (await store.create({ user: 'bob' })).key,
+  };
+
+  await issuer.start();
+  adminBearer = `Bearer ${await issuer.token({ sub: 'root', groups: ['svc-admins'] })}`;
+  svc('operator', [
+    'operator',
+    ...['--kubeconfig', operator.path, '--service-namespace', system.name, '--watch-namespace', ns.name],
+    ...['--identity', 'rbac-test', '--sandboxd-image', 'svc:test', '--lease-duration-seconds', '5'],
+    ...['--log-level', 'debug'],
+  ]);
+  const apiProcess = svc('api', [
+    'api',
+    ...['--kubeconfig', api.path, '--service-namespace', system.name, '--default-namespace', ns.name],
+    ...['--listen', '127.0.0.1:0', '--log-level', 'debug'],
+    ...[
+      '--auth.oidc.issuer',
+      issuer.url,
+      '--auth.oidc.audience',
+      'svc',
+      '--auth.oidc.adminGroup',
+      'svc-admins',
+    ],
+  ]);
+  base = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('svc api did not start within 30 s')), 30_000);
+    createInterface({ input: apiProcess.child.stdout! }).on('line', (line) => {
+      const m = /listening on (http:\/\/\S+)/.exec(line);
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]!);
+      }
+    });
+  });
+}, 180_000);
+
+afterAll(async () => {
+  for (const p of processes) await p.stop(5_000);
+  await issuer.stop();
+  const rbac = system.kc.makeApiClient(RbacAuthorizationV1Api);
+  for (const o of clusterScoped) {
+    const name = o.metadata!.name!;
+    if (o.kind === 'ClusterRole') await rbac.deleteClusterRole({ name }).catch(() => undefined);
+    else await rbac.deleteClusterRoleBinding({ name }).catch(() => undefined);
+  }
+  if (dir) await rm(dir, { recursive: true, force: true });
+}, 30_000);
+
+async function call(method: string, path: string, key: string, body?: unknown): Promise<Response> {
+  const sep = path.includes('?') ? '&' : '?';
+  return fetch(`${base}/api/v1${path}${sep}namespace=${ns.name}`, {
+    method,
+    headers: {
+      ...(key.startsWith('Bearer ') ? { authorization: key } : { 'x-api-key': key }),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/** A streaming call's events, in order. */
+async function stream(
+  path: string,
+  key: string,
+  body: string,
+): Promise<{ event: string; data: Record<string, unknown> }[]> {
+  const res = await call('POST', path, key, body);
+  expect(
+    res.status,
+    await res
+      .clone()
+      .text()
+      .catch(() => ''),
+  ).toBe(200);
+  const parser = new SseParser();
+  const events: { event: string; data: Record<string, unknown> }[] = [];
+  const decoder = new TextDecoder();
+  for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
+    for (const m of parser.push(decoder.decode(chunk, { stream: true })))
+      events.push({ event: m.event, data: JSON.parse(m.data) as Record<string, unknown> });
+  }
+  return events;
+}
+
+async function phase(name: string, want: string): Promise<void> {
+  let last = '';
+  let tail = '';
+  await waitFor(
+    async () => {
+      const res = await call('GET', `/sandboxes/${name}`, keys.alice);
+      last = await res.text();
+      tail = (await logs()).slice(-6_000);
+      return res.ok && (JSON.parse(last) as { status?: { phase?: string } }).status?.phase === want;
+    },
+    { timeoutMs: 90_000, describe: () => `${name} never ${want}: ${last}\n${tail}` },
+  );
+}
+
+describe('operator and API as their ServiceAccounts, with the chart’s RBAC', () => {
+  test('create, configure, invoke, ports, preview, audit, governance, clone and delete all work', async () => {
+    const created = await call('POST', '/sandboxes', keys.alice, {
+      name: 'agent',
+      mode: 'agent',
+      templateRef: { name: template },
+    });
+    expect(created.status, await created.clone().text()).toBe(201);
+    await phase('agent', 'Running');
+
+    const configured = await stream(
+      '/sandboxes/agent/configure',
+      keys.alice,
+      JSON.stringify({
+        files: [{ path: '/workspace/agent.sh', content: 'read -r line; echo "got $line"' }],
+        entrypoint: ['sh', '/workspace/agent.sh'],
+        installCommand: ['sh', '-c', 'echo installed'],
+      }),
+    );
+    expect(configured.at(-1)).toMatchObject({ event: 'result' });
+    expect(configured.at(-1)!.data).toMatchObject({ installExitCode: 0, skipped: false });
+
+    const invoked = await stream('/sandboxes/agent/invoke', keys.alice, 'hello\n');
+    const stdout = invoked
+      .filter((e) => e.event === 'log' && e.data.stream === 'stdout')
+      .map((e) => e.data.data)
+      .join('');
+    expect(stdout).toBe('got hello\n');
+    expect(invoked.at(-1)).toMatchObject({ event: 'exit', data: { exitCode: 0 } });
+
+    const port = await call('POST', '/sandboxes/agent/ports', keys.alice, { port: 8080, protocol: 'http' });
+    expect(port.status, await port.clone().text()).toBeLessThan(300);
+    let page = '';
+    await waitFor(
+      async () => {
+        const res = await fetch(`${base}/api/v1/sandboxes/agent/preview/8080/?namespace=${ns.name}`, {
+          headers: { 'x-api-key': keys.alice },
+        });
+        page = await res.text();
+        return res.status === 200 && page.includes('agent.sh');
+      },
+      { timeoutMs: 30_000, describe: () => `preview never served the workspace listing: ${page}` },
+    );
+
+    const audit = await call('GET', `/audit/events?sandbox=agent&namespace=${ns.name}`, keys.alice);
+    expect(audit.status).toBe(200);
+    const reasons = ((await audit.json()) as { items: { reason: string }[] }).items.map((e) => e.reason);
+    expect(reasons).toEqual(expect.arrayContaining(['AgentConfigured', 'AgentInvokeCompleted']));
+
+    const policy = await call('PUT', `/governance/policies/${ns.name}`, keys.admin, {
+      maxSandboxesPerUser: 10,
+    });
+    expect(policy.status, await policy.clone().text()).toBe(200);
+
+    const clone = await call('POST', '/sandboxes/agent/clone', keys.alice, { name: 'copy' });
+    expect(clone.status, await clone.clone().text()).toBe(202);
+    await phase('copy', 'Running');
+
+    for (const name of ['copy', 'agent']) {
+      const deleted = await call('DELETE', `/sandboxes/${name}`, keys.alice);
+      expect(deleted.status, await deleted.clone().text()).toBeLessThan(300);
+    }
+    await waitFor(async () => (await call('GET', '/sandboxes/agent', keys.alice)).status === 404, {
+      timeoutMs: 60_000,
+      describe: () => 'sandbox agent was not deleted',
+    });
+
+    // Nothing either component tried was refused by RBAC, even where it carried on (events).
+    const all = await logs();
+    expect(all).not.toMatch(/forbidden/i);
+  }, 300_000);
+
+  test('the API’s ServiceAccount reads no Secret beyond svc-api-keys and svc-sandboxd-key', async () => {
+    const core = apiKc.makeApiClient(CoreV1Api);
+    const status = (p: Promise<unknown>) =>
+      p.then(
+        () => 200,
+        (err: unknown) => (err as { code?: number }).code,
+      );
+    await system.core.createNamespacedSecret({
+      namespace: system.name,
+      body: { metadata: { name: 'unrelated' }, stringData: { password: 'x' } },
+    });
+    await ns.core.createNamespacedSecret({
+      namespace: ns.name,
+      body: { metadata: { name: 'user-credentials' }, stringData: { token: 'x' } },
+    });
+    // What it needs.
+    expect(await status(core.readNamespacedSecret({ name: 'svc-api-keys', namespace: system.name }))).toBe(
+      200,
+    );
+    expect(
+      await status(core.readNamespacedSecret({ name: 'svc-sandboxd-key', namespace: system.name })),
+    ).toBe(200);
+    // Nothing else: not other Secrets of its namespace, not a sandbox's token or a user's
+    // credentials in the sandbox namespace, no listing anywhere.
+    expect(await status(core.readNamespacedSecret({ name: 'unrelated', namespace: system.name }))).toBe(403);
+    expect(await status(core.listNamespacedSecret({ namespace: system.name }))).toBe(403);
+    expect(await status(core.readNamespacedSecret({ name: 'user-credentials', namespace: ns.name }))).toBe(
+      403,
+    );
+    expect(await status(core.readNamespacedSecret({ name: 'agent-sandboxd', namespace: ns.name }))).toBe(403);
+    expect(await status(core.listNamespacedSecret({ namespace: ns.name }))).toBe(403);
+    expect(await status(core.listSecretForAllNamespaces())).toBe(403);
+    expect(
+      await status(
+        core.patchNamespacedSecret({ name: 'unrelated', namespace: system.name, body: { data: {} } }),
+      ),
+    ).toBe(403);
+  });
+});
