@@ -603,13 +603,25 @@ describe('agent mode', () => {
 
   test('one Event and one audit log line per configure and invoke; no secret, key or stdin in any log', async () => {
     const stdinMarker = `stdin-marker-${randomBytes(8).toString('hex')}`;
+    // A configure no other test makes (a file and an install command of its own), so its
+    // hash names this call alone; its file content and its argv may reach no Event or log.
+    const fileMarker = `file-marker-${randomBytes(8).toString('hex')}`;
+    const argvMarker = `argv-marker-${randomBytes(8).toString('hex')}`;
     const via = { url: second.url };
     const configured = await sse('/sandboxes/agent/configure', {
-      body: JSON.stringify(configureBody),
+      body: JSON.stringify({
+        ...configureBody,
+        files: [...configureBody.files, { path: '/workspace/marker.txt', content: fileMarker }],
+        installCommand: ['sh', '-c', `: ${argvMarker}`],
+      }),
       key: api.keys.alice,
       ...via,
     });
-    expect(configured.events.at(-1)?.event).toBe('result');
+    const result = configured.events.at(-1);
+    expect(result?.event).toBe('result');
+    expect(result?.data).toMatchObject({ installExitCode: 0, skipped: false });
+    const hash = String(result?.data.installCommandHash);
+    expect(hash).toMatch(/^sha256:[0-9a-f]{64}$/);
     const run = await invoke('agent', `echo ${stdinMarker}\n${stdinMarker}`, via);
     const invokeId = String(run.events[0]?.data.invokeId);
     expect(stdout(run)).toMatch(/^[0-9a-f]{64}\n$/);
@@ -621,29 +633,61 @@ describe('agent mode', () => {
       logs
         .map((l) => {
           try {
-            return JSON.parse(l) as { audit?: boolean; reason?: string; message?: string };
+            return JSON.parse(l) as { audit?: boolean; reason?: string; message?: string; actor?: string };
           } catch {
             return {};
           }
         })
         .filter((l) => l.audit === true);
+    const eventsOf = async (id: string) =>
+      (await ns.core.listNamespacedEvent({ namespace: ns.name })).items.filter((e) =>
+        e.message?.includes(id),
+      );
     await waitFor(
-      async () => {
-        const events = (await ns.core.listNamespacedEvent({ namespace: ns.name })).items;
-        return events.filter((e) => e.message?.includes(invokeId)).length === 1;
-      },
-      { timeoutMs: 10_000, describe: () => `one Event for ${invokeId}` },
+      async () =>
+        (await eventsOf(invokeId)).length === 1 &&
+        (await eventsOf(hash)).length === 1 &&
+        auditLines().some((l) => l.message?.includes(hash)),
+      { timeoutMs: 10_000, describe: () => `one Event for ${invokeId} and one for configure ${hash}` },
     );
     expect(auditLines().filter((l) => l.message?.includes(invokeId))).toHaveLength(1);
-    expect(auditLines().filter((l) => l.reason === 'AgentConfigured').length).toBeGreaterThanOrEqual(1);
+
+    // The configure: one Event, whose reason is the outcome and whose annotation is the actor,
+    // and one audit line saying the same; neither holds a file's content or the install argv.
+    const [configureEvent, ...moreEvents] = await eventsOf(hash);
+    expect(moreEvents).toEqual([]);
+    expect(configureEvent).toMatchObject({
+      reason: 'AgentConfigured',
+      type: 'Normal',
+      involvedObject: { kind: 'Sandbox', name: 'agent' },
+      metadata: { annotations: { 'svc.io/actor': 'alice' } },
+    });
+    const [configureLine, ...moreLines] = auditLines().filter((l) => l.message?.includes(hash));
+    expect(moreLines).toEqual([]);
+    expect(configureLine).toMatchObject({
+      reason: 'AgentConfigured',
+      type: 'Normal',
+      actor: 'alice',
+      sandbox: 'agent',
+      namespace: ns.name,
+    });
+    for (const record of [JSON.stringify(configureEvent), JSON.stringify(configureLine)]) {
+      expect(record).not.toContain(fileMarker);
+      expect(record).not.toContain(argvMarker);
+      expect(record).not.toContain('agent.sh');
+    }
 
     const all = logs.join('\n');
     expect(logs.length).toBeGreaterThan(10);
     expect(all).not.toContain(planted);
     expect(all).not.toContain(api.keys.alice);
     expect(all).not.toContain(stdinMarker);
+    expect(all).not.toContain(fileMarker);
+    expect(all).not.toContain(argvMarker);
     const events = JSON.stringify((await ns.core.listNamespacedEvent({ namespace: ns.name })).items);
     expect(events).not.toContain(planted);
     expect(events).not.toContain(stdinMarker);
+    expect(events).not.toContain(fileMarker);
+    expect(events).not.toContain(argvMarker);
   }, 60_000);
 });
