@@ -2,7 +2,7 @@
 // named after the spec's deployment settings where it names them.
 import { pino } from 'pino';
 import { Policy } from '../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger, SandboxdLocator } from '../kube/index.ts';
+import { Governance, PolicyStore, QuotaLedger, SandboxdKeySecret, SandboxdLocator } from '../kube/index.ts';
 import { z } from 'zod';
 import {
   ApiKeyStore,
@@ -92,7 +92,10 @@ export async function startApi(config: Config): Promise<{ address: string; close
       new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw)),
       new QuotaLedger(kc),
     ),
-    sandboxd: new SandboxdLocator(kc),
+    sandboxd: new SandboxdLocator({
+      kc,
+      key: new SandboxdKeySecret({ kc, namespace: config['service-namespace'] }).read,
+    }),
     keys,
     auth: { keys, oidc, adminGroup: config['auth.oidc.adminGroup'], devAuth: config['auth.devAuth'] },
     defaultNamespace: config['default-namespace'],

@@ -6,3 +6,4 @@ export * from './governance/index.ts';
 export * from './runs/index.ts';
 export * from './sse/index.ts';
 export * from './agent/index.ts';
+export * from './sandboxd/index.ts';

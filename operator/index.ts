@@ -14,6 +14,7 @@ import {
   Informer,
   LeaderElector,
   PolicyStore,
+  SandboxdKeySecret,
   SandboxdLocator,
   WorkQueue,
   keyOf,
@@ -86,6 +87,14 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     if (!stopping) void stop().then(() => o.onLostLeadership?.());
   });
   metrics.setLeader(true);
+  // Every sandboxd token is derived from this key, so it exists before the first reconcile.
+  const { key, created } = await new SandboxdKeySecret({ kc: o.kc, namespace: o.leaseNamespace })
+    .ensure()
+    .catch(async (err: unknown) => {
+      await stop();
+      throw err;
+    });
+  if (created) o.logger.info({ namespace: o.leaseNamespace }, 'created the sandboxd key Secret');
 
   const base = `/apis/${GROUP}/${VERSION}`;
   const sandboxes = new Informer<KubernetesObject>({
@@ -134,7 +143,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     pods,
     claims,
     policies: new PolicyStore(o.kc, o.leaseNamespace, (raw) => Policy.parse(raw)),
-    locator: new SandboxdLocator(o.kc),
+    locator: new SandboxdLocator({ kc: o.kc, key: () => Promise.resolve(key) }),
   });
   metrics.observe({
     queueDepth: (): number => queue.depth,

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import {
   CoreV1Api,
   CustomObjectsApi,
@@ -13,6 +12,7 @@ import {
   Annotations,
   GROUP,
   Labels,
+  SandboxPod,
   VERSION,
   durationMs,
   forwardedServiceName,
@@ -144,13 +144,14 @@ export class SandboxReconciler {
       message: `${ref.kind}/${ref.name}`,
     };
 
+    const token = await this.#d.locator.token(namespace, name, sandbox.metadata.uid!);
     await this.#ensure(
       () => this.#core.readNamespacedSecret({ name: sandboxdSecretName(name), namespace }),
-      () =>
-        this.#core.createNamespacedSecret({
-          namespace,
-          body: tokenSecret(sandbox, randomBytes(32).toString('hex')),
-        }),
+      () => this.#core.createNamespacedSecret({ namespace, body: tokenSecret(sandbox, token) }),
+      (current) =>
+        current.data?.[SandboxPod.tokenKey] === Buffer.from(token).toString('base64')
+          ? undefined
+          : this.#retoken(log, sandbox, token),
     );
 
     const volume = await this.#ensureClaim(sandbox, template);
@@ -495,6 +496,21 @@ export class SandboxReconciler {
       },
     });
     log.info('sandbox deleted');
+  }
+
+  /**
+   * A token Secret from before tokens were derived from the key (or from an older key):
+   * the Pod goes first, so the one created after it mounts the new token.
+   */
+  async #retoken(log: Logger, sandbox: Sandbox, token: string): Promise<void> {
+    const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+    await this.#deletePod(namespace, name);
+    await this.#core.replaceNamespacedSecret({
+      name: sandboxdSecretName(name),
+      namespace,
+      body: tokenSecret(sandbox, token),
+    });
+    log.info('sandboxd token replaced by the derived one; the Pod restarts with it');
   }
 
   async #deletePod(namespace: string, name: string): Promise<void> {

@@ -1,3 +1,4 @@
 export { SandboxdClient } from './client.ts';
 export type { RunResponse, SandboxdAddress } from './client.ts';
-export { SandboxdLocator, SandboxdUnavailable } from './locate.ts';
+export { SandboxdLocator, SandboxdUnavailable, type SandboxdLocatorOptions } from './locate.ts';
+export { SandboxdKeySecret, type SandboxdKeySource } from './key.ts';

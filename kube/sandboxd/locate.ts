@@ -1,8 +1,9 @@
 import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
-import { Annotations, SandboxPod, sandboxdSecretName } from '../../core/index.ts';
+import { Annotations, GROUP, SandboxPod, sandboxdToken } from '../../core/index.ts';
 import { SandboxdClient } from './client.ts';
+import type { SandboxdKeySource } from './key.ts';
 
-/** sandboxd could not be addressed: no Pod, no IP yet, or no token Secret. */
+/** sandboxd could not be addressed: no Pod, no IP yet, or no sandboxd key yet. */
 export class SandboxdUnavailable extends Error {
   constructor(message: string) {
     super(message);
@@ -10,20 +11,36 @@ export class SandboxdUnavailable extends Error {
   }
 }
 
+export interface SandboxdLocatorOptions {
+  kc: KubeConfig;
+  /** The per-installation key the tokens are derived from (see `sandboxdToken`). */
+  key: SandboxdKeySource;
+  /** How long an answer is kept; 5 s by default. */
+  ttlMs?: number;
+}
+
 /**
  * Finds a sandbox's sandboxd: the Pod's IP on port 9000, or on devnode the address it
- * recorded on the Pod, with the token from the sandbox's Secret. Answers are kept a few
- * seconds, keyed by the Pod's uid, so a hot invoke path costs no apiserver round trip while
- * a recreated Pod is found at once.
+ * recorded on the Pod, with the token derived from the key and the Sandbox that owns the
+ * Pod, so no Secret in the sandbox's namespace is read. Answers are kept a few seconds,
+ * keyed by the Pod's uid, so a hot invoke path costs no apiserver round trip while a
+ * recreated Pod is found at once.
  */
 export class SandboxdLocator {
   readonly #core: CoreV1Api;
+  readonly #key: SandboxdKeySource;
   readonly #ttlMs: number;
   readonly #cache = new Map<string, { at: number; uid: string; client: SandboxdClient }>();
 
-  constructor(kc: KubeConfig, ttlMs = 5_000) {
-    this.#core = kc.makeApiClient(CoreV1Api);
-    this.#ttlMs = ttlMs;
+  constructor(o: SandboxdLocatorOptions) {
+    this.#core = o.kc.makeApiClient(CoreV1Api);
+    this.#key = o.key;
+    this.#ttlMs = o.ttlMs ?? 5_000;
+  }
+
+  /** The token the sandboxd of the Sandbox `namespace/name` with this uid expects. */
+  async token(namespace: string, name: string, uid: string): Promise<string> {
+    return sandboxdToken(await this.#key(), { namespace, name, uid });
   }
 
   async client(namespace: string, sandbox: string, podUid?: string): Promise<SandboxdClient> {
@@ -40,16 +57,11 @@ export class SandboxdLocator {
       pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
       (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined);
     if (!address) throw new SandboxdUnavailable(`sandbox ${sandbox}'s Pod has no address yet`);
-    const secret = await this.#core
-      .readNamespacedSecret({ name: sandboxdSecretName(sandbox), namespace })
-      .catch((err: unknown) => {
-        if ((err as { code?: number }).code === 404)
-          throw new SandboxdUnavailable(`sandbox ${sandbox} has no sandboxd token`);
-        throw err;
-      });
-    const encoded = secret.data?.[SandboxPod.tokenKey];
-    if (!encoded) throw new SandboxdUnavailable(`sandbox ${sandbox}'s token Secret is empty`);
-    const client = new SandboxdClient({ address, token: Buffer.from(encoded, 'base64').toString().trim() });
+    const owner = pod.metadata?.ownerReferences?.find(
+      (r) => r.kind === 'Sandbox' && r.apiVersion.startsWith(`${GROUP}/`),
+    );
+    if (!owner) throw new SandboxdUnavailable(`sandbox ${sandbox}'s Pod is not owned by a Sandbox`);
+    const client = new SandboxdClient({ address, token: await this.token(namespace, sandbox, owner.uid) });
     this.#cache.set(key, { at: Date.now(), uid: pod.metadata?.uid ?? '', client });
     return client;
   }

@@ -1,6 +1,12 @@
 import { pino } from 'pino';
 import { Policy } from '../../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger, SandboxdLocator } from '../../kube/index.ts';
+import {
+  Governance,
+  PolicyStore,
+  QuotaLedger,
+  SandboxdKeySecret,
+  SandboxdLocator,
+} from '../../kube/index.ts';
 import type { Hono } from 'hono';
 import {
   ApiKeyStore,
@@ -69,7 +75,11 @@ export async function startTestApi(
       new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw)),
       new QuotaLedger(ns.kc),
     ),
-    sandboxd: new SandboxdLocator(ns.kc),
+    // The operator of a test (useOperator) keeps its key Secret in the same namespace.
+    sandboxd: new SandboxdLocator({
+      kc: ns.kc,
+      key: new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read,
+    }),
     keys,
     auth: { keys, oidc, adminGroup: opts.oidc?.adminGroup, devAuth: opts.devAuth ?? true },
     defaultNamespace: ns.name,

@@ -1,0 +1,1 @@
+export { SandboxdKey, sandboxdToken } from './token.ts';
