@@ -1,16 +1,19 @@
 // The operator and the API as `svc` processes signed in as their own ServiceAccounts, with
 // exactly the RBAC the Helm chart renders (real TokenRequest tokens, the real apiserver's
-// RBAC authorizer): the whole user journey works, nothing the components do is forbidden,
+// RBAC authorizer), and the webhook as its own too: the whole user journey works, nothing the components do is forbidden,
 // and the API's account reads no Secret beyond its two.
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
+  AdmissionregistrationV1Api,
   CoreV1Api,
   KubeConfig,
   KubernetesObjectApi,
   RbacAuthorizationV1Api,
+  PatchStrategy,
+  setHeaderOptions,
   type KubernetesObject,
 } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -18,9 +21,10 @@ import { stringify } from 'yaml';
 import { ApiKeyStore } from '../../api/index.ts';
 import { SseParser } from '../../core/index.ts';
 import { helmBinary, parseManifests, renderChart } from '../../hack/helm/kustomize.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { PATHS, webhookConfigurations } from '../../webhook/index.ts';
+import { createCertificateAuthority, freePort, waitFor } from '../controlplane/index.ts';
 import { startManaged, type Managed } from '../controlplane/processes.ts';
-import { OidcIssuer, useClusterTemplate, useDevnode, useNamespace } from '../support/index.ts';
+import { OidcIssuer, kubeRequest, useClusterTemplate, useDevnode, useNamespace } from '../support/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 /** Where the Sandboxes live. */
@@ -105,6 +109,7 @@ beforeAll(async () => {
 
   const operator = await serviceAccountKubeconfig(`${fullname}-operator`);
   const api = await serviceAccountKubeconfig(`${fullname}-api`);
+  const webhook = await serviceAccountKubeconfig(`${fullname}-webhook`);
   apiKc = api.kc;
 
   // An installer's first step: API keys, kept hashed in the release namespace.
@@ -123,6 +128,47 @@ beforeAll(async () => {
     ...['--identity', 'rbac-test', '--sandboxd-image', 'svc:test', '--lease-duration-seconds', '5'],
     ...['--log-level', 'debug'],
   ]);
+  // The webhook, registered for the sandbox namespace only: every Sandbox write below, the
+  // API's and a user's direct one, goes through it.
+  const ca = await createCertificateAuthority(dir);
+  const serving = await ca.issue('webhook', ['127.0.0.1']);
+  const webhookPort = await freePort();
+  svc('webhook', [
+    'webhook',
+    ...['--kubeconfig', webhook.path, '--service-namespace', system.name, '--log-level', 'debug'],
+    ...[
+      '--listen',
+      `127.0.0.1:${webhookPort}`,
+      '--tls-cert-file',
+      serving.certPath,
+      '--tls-key-file',
+      serving.keyPath,
+    ],
+    ...['--api-service-account', `system:serviceaccount:${system.name}:${fullname}-api`],
+  ]);
+  await waitFor(
+    async () =>
+      await fetch(`https://127.0.0.1:${webhookPort}${PATHS.validate}`).then(
+        () => true,
+        (err: unknown) => !/ECONNREFUSED/.test(String((err as { cause?: unknown }).cause)),
+      ),
+    { timeoutMs: 30_000, describe: () => 'svc webhook did not listen within 30 s' },
+  );
+  await system.core.patchNamespace(
+    { name: ns.name, body: { metadata: { labels: { 'svc.io/rbac-test': ns.name } } } },
+    setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
+  );
+  const { mutating, validating } = webhookConfigurations({
+    name: fullname,
+    failurePolicy: 'Fail',
+    caBundle: ca.pem,
+    target: { url: `https://127.0.0.1:${webhookPort}` },
+    namespaceSelector: { matchLabels: { 'svc.io/rbac-test': ns.name } },
+  });
+  const admission = system.kc.makeApiClient(AdmissionregistrationV1Api);
+  await admission.createMutatingWebhookConfiguration({ body: mutating });
+  await admission.createValidatingWebhookConfiguration({ body: validating });
+
   const apiProcess = svc('api', [
     'api',
     ...['--kubeconfig', api.path, '--service-namespace', system.name, '--default-namespace', ns.name],
@@ -149,6 +195,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
+  const admission = system.kc.makeApiClient(AdmissionregistrationV1Api);
+  await admission.deleteMutatingWebhookConfiguration({ name: fullname }).catch(() => undefined);
+  await admission.deleteValidatingWebhookConfiguration({ name: fullname }).catch(() => undefined);
   for (const p of processes) await p.stop(5_000);
   await issuer.stop();
   const rbac = system.kc.makeApiClient(RbacAuthorizationV1Api);
@@ -259,17 +308,59 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
     const reasons = ((await audit.json()) as { items: { reason: string }[] }).items.map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['AgentConfigured', 'AgentInvokeCompleted']));
 
-    const policy = await call('PUT', `/governance/policies/${ns.name}`, keys.admin, {
-      maxSandboxesPerUser: 10,
-    });
-    expect(policy.status, await policy.clone().text()).toBe(200);
-
     const clone = await call('POST', '/sandboxes/agent/clone', keys.alice, { name: 'copy' });
     expect(clone.status, await clone.clone().text()).toBe(202);
     await phase('copy', 'Running');
 
-    for (const name of ['copy', 'agent']) {
-      const deleted = await call('DELETE', `/sandboxes/${name}`, keys.alice);
+    // An admin from the OIDC group sets a policy of one sandbox per user.
+    const policy = await call('PUT', `/governance/policies/${ns.name}`, adminBearer, {
+      maxSandboxesPerUser: 1,
+    });
+    expect(policy.status, await policy.clone().text()).toBe(200);
+
+    // A user's own `kubectl apply`: the webhook (as its ServiceAccount) sets createdBy to
+    // the requester whatever the YAML says, and enforces the quota it just read.
+    const rbac = system.kc.makeApiClient(RbacAuthorizationV1Api);
+    await rbac.createNamespacedRole({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'writer' },
+        rules: [{ apiGroups: ['svc.io'], resources: ['sandboxes'], verbs: ['create', 'get'] }],
+      },
+    });
+    await rbac.createNamespacedRoleBinding({
+      namespace: ns.name,
+      body: {
+        metadata: { name: 'writer' },
+        roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'writer' },
+        subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'carol' }],
+      },
+    });
+    const direct = (name: string) =>
+      kubeRequest(system.kc, {
+        method: 'POST',
+        path: `/apis/svc.io/v1alpha1/namespaces/${ns.name}/sandboxes`,
+        headers: { 'impersonate-user': 'carol' },
+        body: {
+          apiVersion: 'svc.io/v1alpha1',
+          kind: 'Sandbox',
+          metadata: { name },
+          spec: { templateRef: { name: template }, createdBy: 'alice', stopped: true },
+        },
+      });
+    const first = await direct('carols');
+    expect(first.status, first.body).toBe(201);
+    expect(first.json<{ spec: { createdBy: string } }>().spec.createdBy).toBe('carol');
+    const second = await direct('carols-second');
+    expect(second.status, second.body).toBe(403);
+    expect(second.body).toContain('user_quota_exceeded');
+
+    for (const [name, who] of [
+      ['copy', keys.alice],
+      ['agent', keys.alice],
+      ['carols', adminBearer], // not alice's: only its owner or an admin may
+    ] as const) {
+      const deleted = await call('DELETE', `/sandboxes/${name}`, who);
       expect(deleted.status, await deleted.clone().text()).toBeLessThan(300);
     }
     await waitFor(async () => (await call('GET', '/sandboxes/agent', keys.alice)).status === 404, {
@@ -317,6 +408,13 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
     expect(
       await status(
         core.patchNamespacedSecret({ name: 'unrelated', namespace: system.name, body: { data: {} } }),
+      ),
+    ).toBe(403);
+    // The sandboxd key is the operator's to write; the API only reads it.
+    const key = await core.readNamespacedSecret({ name: 'svc-sandboxd-key', namespace: system.name });
+    expect(
+      await status(
+        core.replaceNamespacedSecret({ name: 'svc-sandboxd-key', namespace: system.name, body: key }),
       ),
     ).toBe(403);
   });
