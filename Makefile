@@ -6,7 +6,7 @@ NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate check-generated typecheck lint format-check \
-	test test-unit test-python test-integration dev sandboxd-binary helm kustomize \
+	test test-unit test-python test-integration dev sandboxd-binary image-check helm kustomize \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke
 
 help:
@@ -66,11 +66,15 @@ test-python: deps kube
 	env -u SVC_BASE_URL -u SVC_ENV_FILE SVC_INTEGRATION=1 SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) \
 		bash clients/python/test.sh
 
-test: deps kube typecheck lint format-check check-generated test-unit test-python test-integration
+test: deps kube typecheck lint format-check check-generated test-unit image-check test-python test-integration
 
 # sandboxd as one self-contained executable (Node SEA), the file sandbox images receive.
 sandboxd-binary: node_modules/.stamp
 	bash hack/sea/build.sh dist
+
+# The Dockerfile's runtime stage rebuilt in a temporary folder and run, without Docker.
+image-check: node_modules/.stamp sandboxd-binary
+	bash hack/image/check.sh
 
 # The whole service on this machine; state in .dev/ (delete it to start afresh).
 dev: deps kube
