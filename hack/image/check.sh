@@ -201,8 +201,9 @@ echo "image-check: ok .dockerignore keeps the ${#needed[@]} files the build uses
 # --- One version for the image, package.json and the chart.
 label=$(printf '%s\n' "${runtime[@]}" | sed -n 's/^ARG VERSION=//p')
 pkg=$("$node" -p 'require(process.argv[1]).version' "$root/package.json")
-chart=$(sed -n 's/^appVersion: *"\{0,1\}\([^"]*\)"\{0,1\}$/\1/p' "$root/config/helm/svc/Chart.yaml")
-[[ $label == "$pkg" && $label == "$chart" ]] ||
-  fail "versions differ: Dockerfile ARG VERSION=$label, package.json $pkg, Chart.yaml appVersion $chart"
-echo "image-check: ok version $label (Dockerfile, package.json, chart appVersion)"
+chart_field() { sed -n "s/^$1: *\"\{0,1\}\([^\"]*\)\"\{0,1\}\$/\1/p" "$root/config/helm/svc/Chart.yaml"; }
+app=$(chart_field appVersion) chart=$(chart_field version)
+[[ $label == "$pkg" && $label == "$app" && $label == "$chart" ]] ||
+  fail "versions differ: Dockerfile ARG VERSION=$label, package.json $pkg, Chart.yaml version $chart and appVersion $app"
+echo "image-check: ok version $label (Dockerfile, package.json, the chart's version and appVersion)"
 echo "image-check: passed in $(($(date +%s) - start))s"
