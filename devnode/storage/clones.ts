@@ -52,16 +52,17 @@ export class Clones {
   async create(pv: string, content: string): Promise<boolean> {
     if (this.#unavailable) return false;
     const { upper, work, source } = this.#record(pv);
-    await mkdir(work, { recursive: true });
-    await mkdir(upper, { recursive: true });
-    // The merged root takes the upper layer's owner and mode; they should be the snapshot's.
-    const root = await stat(this.dataOf(content));
-    await chown(upper, root.uid, root.gid);
-    await chmod(upper, root.mode & 0o7777);
-    await writeFile(`${source}.tmp`, content);
-    await rename(`${source}.tmp`, source);
-    await mkdir(this.#d.layout.volume(pv), { recursive: true });
+    // Not root fails here (chown) or at the mount; either way the caller copies.
     try {
+      await mkdir(work, { recursive: true });
+      await mkdir(upper, { recursive: true });
+      // The merged root takes the upper layer's owner and mode; they should be the snapshot's.
+      const root = await stat(this.dataOf(content));
+      await chown(upper, root.uid, root.gid);
+      await chmod(upper, root.mode & 0o7777);
+      await writeFile(`${source}.tmp`, content);
+      await rename(`${source}.tmp`, source);
+      await mkdir(this.#d.layout.volume(pv), { recursive: true });
       await this.mount(pv);
       return true;
     } catch (err) {
