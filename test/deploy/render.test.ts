@@ -27,6 +27,7 @@ const root = join(import.meta.dirname, '..', '..');
 const ALL_ON = [
   'networking.previewDomain=preview.example.com',
   'networking.portForwardIngressClass=traefik',
+  'networking.ingressNamespace=ingress-nginx',
   'auth.oidc.issuer=https://issuer.example.com',
   'auth.oidc.audience=svc',
   'auth.oidc.adminGroup=svc-admins',
@@ -148,6 +149,7 @@ describe('Helm chart config/helm/svc', () => {
       expect.arrayContaining([
         '--networking.previewDomain=preview.example.com',
         '--networking.portForwardIngressClass=traefik',
+        '--networking.ingressNamespace=ingress-nginx',
         '--optional.agentMemorySidecar.enabled=true',
         '--optional.agentMemorySidecar.command=mem0 serve',
       ]),
