@@ -11,6 +11,8 @@ const commands: Record<string, () => Promise<{ main: (argv: string[]) => Promise
   devnode: () => import('./devnode.ts'),
 };
 
+const FILE_ERRORS = new Set(['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EPERM']);
+
 async function run(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
   const load = name === undefined ? undefined : commands[name];
@@ -27,6 +29,13 @@ async function run(argv: string[]): Promise<number> {
     if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`svc ${name}: ${(err as Error).message}\n`);
       return 2;
+    }
+    // A file named in the configuration that cannot be read (a kubeconfig, a TLS key): the
+    // operator's to fix, so one line naming it, not a stack.
+    const path = (err as { path?: unknown }).path;
+    if (typeof code === 'string' && typeof path === 'string' && FILE_ERRORS.has(code)) {
+      process.stderr.write(`svc ${name}: cannot read ${path}: ${code}\n`);
+      return 1;
     }
     throw err;
   }

@@ -138,11 +138,12 @@ expect 2 '^usage: svc <' -- "${svc[@]}"
 expect 2 "^svc api: Unknown option '--help'" -- "${svc[@]}" api --help
 expect 2 "^svc operator: Unknown option '--bogus'" -- "${svc[@]}" operator --bogus
 expect 2 '^svc api: --listen: must be host:port or port' -- "${svc[@]}" api --listen nowhere
-expect fail "ENOENT: no such file or directory, open '/nonexistent/kubeconfig'" -- \
+# A file the configuration names but that is not there: one line naming it, no stack.
+expect 1 '^svc api: cannot read /nonexistent/kubeconfig: ENOENT$' -- \
   "${svc[@]}" api --kubeconfig /nonexistent/kubeconfig
-expect fail "ENOENT: no such file or directory, open '/nonexistent/kubeconfig'" -- \
+expect 1 '^svc operator: cannot read /nonexistent/kubeconfig: ENOENT$' -- \
   "${svc[@]}" operator --kubeconfig /nonexistent/kubeconfig
-expect fail "ENOENT: no such file or directory, open '/nonexistent/tls.crt'" -- \
+expect 1 '^svc webhook: cannot read /nonexistent/tls.crt: ENOENT$' -- \
   "${svc[@]}" webhook --tls-cert-file /nonexistent/tls.crt
 expect 2 'a token is required' -- "${svc[@]}" sandboxd
 
