@@ -82,6 +82,8 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     metrics.setLeader(false);
     for (const s of stopAll.reverse()) await s();
     metrics.observe(undefined);
+    // Only once no reconcile runs any more, so leaders never overlap.
+    await elector.release();
   };
   await elector.run(() => {
     if (!stopping) void stop().then(() => o.onLostLeadership?.());

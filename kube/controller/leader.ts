@@ -67,10 +67,45 @@ export class LeaderElector {
     }, this.#durationMs / 3);
   }
 
-  /** Stops renewing. The Lease is left to expire (a successor waits at most its duration). */
+  /** Stops renewing. The Lease is left to expire unless `release` follows. */
   stop(): void {
     this.#stopped = true;
     clearInterval(this.#timer);
+  }
+
+  /**
+   * Gives the Lease up when this candidate still holds it, as client-go's ReleaseOnCancel
+   * does: a successor takes over at its next try instead of waiting out the duration, so a
+   * rolling update hands over in seconds. Call after `stop` and after the work is drained.
+   * Written with the resourceVersion read, so a Lease someone else took is never touched.
+   */
+  async release(): Promise<boolean> {
+    const { namespace, name, identity } = this.#o;
+    const ref = { group: 'coordination.k8s.io', version: 'v1', namespace, plural: 'leases', name };
+    try {
+      const lease = (await this.#api.getNamespacedCustomObject(ref)) as Lease;
+      if (lease.spec.holderIdentity !== identity) return false;
+      await this.#api.replaceNamespacedCustomObject({
+        ...ref,
+        body: {
+          apiVersion: 'coordination.k8s.io/v1',
+          kind: 'Lease',
+          metadata: { name, namespace, resourceVersion: lease.metadata.resourceVersion },
+          spec: {
+            ...lease.spec,
+            holderIdentity: '',
+            leaseDurationSeconds: 1,
+            renewTime: microTime(new Date()),
+          },
+        },
+      });
+      this.#o.logger.info({ lease: name, identity }, 'released leadership');
+      return true;
+    } catch (err) {
+      // Not fatal: the Lease then expires as it would have without the release.
+      this.#o.logger.warn({ err, lease: name }, 'could not release the Lease; it will expire');
+      return false;
+    }
   }
 
   async #tryAcquireOrRenew(): Promise<boolean> {
