@@ -38,6 +38,8 @@ const Config = z
       message: 'is not available in this version: argv and stdin are never recorded; remove the setting',
     }),
     'status-wait-seconds': z.coerce.number().positive().default(60),
+    /** On SIGTERM: how long requests in flight (invoke streams too) may finish before they are cut. */
+    'shutdown-grace-seconds': z.coerce.number().min(0).default(25),
     'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
     /** OTLP/HTTP collector for spans; none: no spans leave the process. */
     'otlp-endpoint': z.url().optional(),
@@ -110,7 +112,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
   return {
     address: served.url,
     async close() {
-      await served.close();
+      await served.close({ drainMs: config['shutdown-grace-seconds'] * 1000 });
       await cache.stop();
       await tracing.shutdown();
     },

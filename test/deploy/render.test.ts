@@ -39,6 +39,7 @@ const ALL_ON = [
   'otlpEndpoint=http://otel-collector.observability:4318',
   'image.pullSecrets={regcred}',
   'api.replicas=3',
+  'api.terminationGracePeriodSeconds=120',
 ];
 
 let helm = '';
@@ -143,6 +144,7 @@ describe('Helm chart config/helm/svc', () => {
         '--auth.devAuth=true',
         '--networking.previewDomain=preview.example.com',
         '--otlp-endpoint=http://otel-collector.observability:4318',
+        '--shutdown-grace-seconds=110',
       ]),
     );
     expect(args('svc-operator')).toEqual(
