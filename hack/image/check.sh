@@ -92,6 +92,11 @@ uid=${BASH_REMATCH[1]} gid=${BASH_REMATCH[2]}
 mkdir -p "$rootfs$home"
 mapfile -t argv < <("$node" -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$entrypoint")
 [[ ${argv[0]} == node && ${argv[1]} == /* ]] || fail "ENTRYPOINT must be [\"node\", \"/path/to/svc.ts\"], found $entrypoint"
+# The base image's node, at its place: the checkout may sit where the image's user cannot
+# reach (a private mktemp folder), so the user never runs anything from it.
+mkdir -p "$rootfs/usr/local/bin"
+cp "$(readlink -f "$node")" "$rootfs/usr/local/bin/node"
+node="$rootfs/usr/local/bin/node"
 svc=("$node" "$rootfs${argv[1]}")
 echo "image-check: runtime stage rebuilt in $rootfs ($(du -sh "$rootfs" | cut -f1))"
 
