@@ -62,7 +62,7 @@ test-integration: deps kube helm
 # The Python client, in its own venv: ruff, mypy --strict, its unit tests, and its
 # integration tests against a stack the session starts itself (hack/dev.ts with a temporary
 # state folder and a free port, so a running `make dev` is never used nor disturbed).
-test-python: deps kube
+test-python: deps kube helm
 	env -u SVC_BASE_URL -u SVC_ENV_FILE SVC_INTEGRATION=1 SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) \
 		bash clients/python/test.sh
 
@@ -77,7 +77,7 @@ image-check: node_modules/.stamp sandboxd-binary
 	bash hack/image/check.sh
 
 # The whole service on this machine; state in .dev/ (delete it to start afresh).
-dev: deps kube
+dev: deps kube helm
 	@SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) hack/dev.ts
 
 # Benchmarks print figures; they are not tests (see bench/README.md).

@@ -1,17 +1,27 @@
 // `make dev`: the whole service on this machine. A real control plane (state kept in
 // .dev/, so a second run finds the first run's sandboxes), svc's CRDs and the snapshot
-// CRDs, default templates, then the admission webhook (registered with the harness's CA),
-// devnode, the operator and the API as processes of their own. Prints the API URL, the keys and a KUBECONFIG line, and writes them to .dev/env.
-// Ctrl-C stops everything it started.
+// CRDs, the default templates of config/samples, the Helm chart's ServiceAccounts and RBAC,
+// then the admission webhook (registered with the harness's CA), devnode, the operator and
+// the API as processes of their own, each but devnode signed in as its ServiceAccount, as in
+// a cluster. Prints the API URL, the keys and a KUBECONFIG line, and writes them to
+// .dev/env. Ctrl-C stops everything it started.
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { AdmissionregistrationV1Api, CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import {
+  AdmissionregistrationV1Api,
+  CoreV1Api,
+  KubeConfig,
+  KubernetesObjectApi,
+  PatchStrategy,
+  type KubernetesObject,
+} from '@kubernetes/client-node';
+import { parse } from 'yaml';
 import { ApiKeyStore } from '../api/index.ts';
-import { GROUP, VERSION } from '../core/index.ts';
 import { ignoring } from '../kube/index.ts';
+import { helmBinary, parseManifests, renderChart } from './helm/kustomize.ts';
 import { webhookConfigurations } from '../webhook/index.ts';
 import {
   freePort,
@@ -29,11 +39,9 @@ const SERVICE_NAMESPACE = 'svc-system';
 /** The API's identity: the webhook trusts its `createdBy` (set from the API's caller) and no one else's. */
 const API_USER = `system:serviceaccount:${SERVICE_NAMESPACE}:svc-api`;
 const NAMESPACE = 'default';
-
-const TEMPLATES = {
-  default: { image: 'debian:bookworm', storage: { size: '5Gi' }, network: { egress: 'internet' } },
-  minimal: { image: 'debian:bookworm-slim', storage: { size: '1Gi' }, network: { egress: 'none' } },
-};
+/** The templates a cluster install gets (the chart copies them from here). */
+const TEMPLATES = ['clustersandboxtemplate-default.yaml', 'clustersandboxtemplate-minimal.yaml'];
+const RBAC_KINDS = new Set(['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -45,11 +53,7 @@ async function main(): Promise<number> {
   const say = (line: string) => process.stdout.write(`${line}\n`);
 
   say('starting the control plane (etcd + kube-apiserver)…');
-  const cp = await startControlPlane({
-    assetsDir: await kubeAssets(),
-    dataDir: join(dir, 'cluster'),
-    users: [{ name: API_USER, groups: ['system:masters'] }],
-  });
+  const cp = await startControlPlane({ assetsDir: await kubeAssets(), dataDir: join(dir, 'cluster') });
   const children: { stop(): Promise<void> }[] = [];
   const stopAll = async () => {
     for (const c of children.reverse()) await c.stop();
@@ -59,32 +63,32 @@ async function main(): Promise<number> {
     await installCrds(cp.kubeConfig, await readCrds([join(root, 'crds'), await snapshotCrdDir()]));
     const kc = cp.kubeConfig;
     const core = kc.makeApiClient(CoreV1Api);
-    const custom = kc.makeApiClient(CustomObjectsApi);
+    const objects = KubernetesObjectApi.makeApiClient(kc);
     await ignoring([409], () => core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } }));
-    for (const [name, spec] of Object.entries(TEMPLATES)) {
-      await ignoring([409], () =>
-        custom.createClusterCustomObject({
-          group: GROUP,
-          version: VERSION,
-          plural: 'clustersandboxtemplates',
-          body: {
-            apiVersion: `${GROUP}/${VERSION}`,
-            kind: 'ClusterSandboxTemplate',
-            metadata: { name },
-            spec,
-          },
-        }),
-      );
+    const apply = (o: KubernetesObject) =>
+      objects.patch(o, undefined, undefined, 'svc-dev', true, PatchStrategy.ServerSideApply);
+    for (const file of TEMPLATES) {
+      await apply(parse(await readFile(join(root, 'config/samples', file), 'utf8')) as KubernetesObject);
     }
+    // The chart's ServiceAccounts and least-privilege RBAC, as `helm install` makes them.
+    for (const o of parseManifests(renderChart(helmBinary(), { namespace: SERVICE_NAMESPACE }))) {
+      if (RBAC_KINDS.has(o.kind)) await apply(o);
+    }
+    const signIn = (component: string) =>
+      serviceAccountKubeconfig(cp, component, join(dir, `kubeconfig-${component}`));
     const keys = await apiKeys(new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }), join(dir, 'env'));
 
     const node = join(root, 'node_modules/.bin/node');
     const svc = join(root, 'cmd/svc.ts');
-    const start = (name: string, args: string[], kubeconfig = cp.kubeconfigPath) => {
+    const start = async (
+      name: string,
+      args: string[],
+      kubeconfig: Promise<string> | string = cp.kubeconfigPath,
+    ) => {
       const m = startManaged(
         name,
         node,
-        [svc, name, '--kubeconfig', kubeconfig, ...args],
+        [svc, name, '--kubeconfig', await kubeconfig, ...args],
         join(dir, 'logs', `${name}.log`),
       );
       children.push(m);
@@ -93,10 +97,15 @@ async function main(): Promise<number> {
       });
     };
     let stopping = false;
-    await startWebhook(cp, dir, (args) => start('webhook', args));
-    start('devnode', ['--data-dir', join(dir, 'devnode')]);
-    start('operator', ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:dev']);
-    start(
+    await startWebhook(cp, dir, (args) => start('webhook', args, signIn('webhook')));
+    // devnode plays kubelet, provisioner and snapshotter: the cluster's own, not svc's.
+    await start('devnode', ['--data-dir', join(dir, 'devnode')]);
+    await start(
+      'operator',
+      ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:dev'],
+      signIn('operator'),
+    );
+    await start(
       'api',
       [
         '--listen',
@@ -108,7 +117,7 @@ async function main(): Promise<number> {
         '--auth.devAuth',
         'true',
       ],
-      cp.kubeconfigs[API_USER],
+      signIn('api'),
     );
     const url = `http://127.0.0.1:${port}`;
     await waitFor(() => fetch(`${url}/healthz`).then((r) => r.ok), {
@@ -159,7 +168,7 @@ async function main(): Promise<number> {
 async function startWebhook(
   cp: Awaited<ReturnType<typeof startControlPlane>>,
   dir: string,
-  start: (args: string[]) => void,
+  start: (args: string[]) => Promise<void>,
 ): Promise<void> {
   const port = await freePort();
   const cert = await cp.ca.issue('svc-webhook', ['127.0.0.1']);
@@ -167,7 +176,7 @@ async function startWebhook(
   await mkdir(tls, { recursive: true });
   await writeFile(join(tls, 'tls.crt'), cert.certPem);
   await writeFile(join(tls, 'tls.key'), cert.keyPem, { mode: 0o600 });
-  start([
+  await start([
     ...['--listen', `127.0.0.1:${port}`, '--service-namespace', SERVICE_NAMESPACE],
     ...['--tls-cert-file', join(tls, 'tls.crt'), '--tls-key-file', join(tls, 'tls.key')],
     ...['--api-service-account', API_USER],
@@ -197,6 +206,33 @@ function reachable(port: number): Promise<boolean> {
     });
     socket.on('error', () => resolve(false));
   });
+}
+
+/**
+ * A kubeconfig that signs in as the chart's ServiceAccount `svc-<component>`, with a token
+ * from the TokenRequest API (the kubelet's way of giving a Pod its token). Made anew on every
+ * run, valid for a week.
+ */
+async function serviceAccountKubeconfig(
+  cp: Awaited<ReturnType<typeof startControlPlane>>,
+  component: string,
+  path: string,
+): Promise<string> {
+  const issued = await cp.kubeConfig.makeApiClient(CoreV1Api).createNamespacedServiceAccountToken({
+    name: `svc-${component}`,
+    namespace: SERVICE_NAMESPACE,
+    body: { spec: { expirationSeconds: 7 * 24 * 3600, audiences: [] } },
+  });
+  const cluster = cp.kubeConfig.getCurrentCluster()!;
+  const kc = new KubeConfig();
+  kc.loadFromOptions({
+    clusters: [{ name: 'svc-dev', server: cluster.server, caData: cluster.caData, caFile: cluster.caFile }],
+    users: [{ name: `svc-${component}`, token: issued.status!.token }],
+    contexts: [{ name: 'svc-dev', cluster: 'svc-dev', user: `svc-${component}` }],
+    currentContext: 'svc-dev',
+  });
+  await writeFile(path, kc.exportConfig(), { mode: 0o600 });
+  return path;
 }
 
 /** The dev keys: those of the previous run when they still work, else new ones. */
