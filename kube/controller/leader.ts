@@ -80,24 +80,15 @@ export class LeaderElector {
    * Written with the resourceVersion read, so a Lease someone else took is never touched.
    */
   async release(): Promise<boolean> {
-    const { namespace, name, identity } = this.#o;
-    const ref = { group: 'coordination.k8s.io', version: 'v1', namespace, plural: 'leases', name };
+    const { name, identity } = this.#o;
     try {
-      const lease = (await this.#api.getNamespacedCustomObject(ref)) as Lease;
+      const lease = (await this.#api.getNamespacedCustomObject(this.#ref())) as Lease;
       if (lease.spec.holderIdentity !== identity) return false;
-      await this.#api.replaceNamespacedCustomObject({
-        ...ref,
-        body: {
-          apiVersion: 'coordination.k8s.io/v1',
-          kind: 'Lease',
-          metadata: { name, namespace, resourceVersion: lease.metadata.resourceVersion },
-          spec: {
-            ...lease.spec,
-            holderIdentity: '',
-            leaseDurationSeconds: 1,
-            renewTime: microTime(new Date()),
-          },
-        },
+      await this.#replace(lease, {
+        ...lease.spec,
+        holderIdentity: '',
+        leaseDurationSeconds: 1,
+        renewTime: microTime(new Date()),
       });
       this.#o.logger.info({ lease: name, identity }, 'released leadership');
       return true;
@@ -110,7 +101,7 @@ export class LeaderElector {
 
   async #tryAcquireOrRenew(): Promise<boolean> {
     const { namespace, name, identity } = this.#o;
-    const ref = { group: 'coordination.k8s.io', version: 'v1', namespace, plural: 'leases', name };
+    const ref = this.#ref();
     const now = microTime(new Date());
     const seconds = this.#durationMs / 1000;
     let lease: Lease;
@@ -140,22 +131,33 @@ export class LeaderElector {
     const expired = renewed + (lease.spec.leaseDurationSeconds ?? seconds) * 1000 < Date.now();
     if (held && held !== identity && !expired) return false;
     const taking = held !== identity;
+    await this.#replace(lease, {
+      holderIdentity: identity,
+      leaseDurationSeconds: seconds,
+      acquireTime: taking ? now : lease.spec.acquireTime,
+      renewTime: now,
+      leaseTransitions: (lease.spec.leaseTransitions ?? 0) + (taking ? 1 : 0),
+    });
+    return true;
+  }
+
+  #ref() {
+    const { namespace, name } = this.#o;
+    return { group: 'coordination.k8s.io', version: 'v1', namespace, plural: 'leases', name };
+  }
+
+  /** Writes `spec` over the Lease as read: a Lease changed since then is refused (409). */
+  async #replace(lease: Lease, spec: Lease['spec']): Promise<void> {
+    const { namespace, name } = this.#o;
     await this.#api.replaceNamespacedCustomObject({
-      ...ref,
+      ...this.#ref(),
       body: {
         apiVersion: 'coordination.k8s.io/v1',
         kind: 'Lease',
         metadata: { name, namespace, resourceVersion: lease.metadata.resourceVersion },
-        spec: {
-          holderIdentity: identity,
-          leaseDurationSeconds: seconds,
-          acquireTime: taking ? now : lease.spec.acquireTime,
-          renewTime: now,
-          leaseTransitions: (lease.spec.leaseTransitions ?? 0) + (taking ? 1 : 0),
-        },
+        spec,
       },
     });
-    return true;
   }
 }
 

@@ -10,7 +10,14 @@ import { describe, expect, test } from 'vitest';
 import { Annotations, SandboxPod } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { deleteSnapshot, readSnapshot, snapshotClaim, useDevnode, useNamespace } from '../support/index.ts';
+import {
+  createClaim as createSnapshotClaim,
+  deleteSnapshot,
+  readSnapshot,
+  snapshotClaim,
+  useDevnode,
+  useNamespace,
+} from '../support/index.ts';
 
 const ns = useNamespace('devnode');
 const node = useDevnode(ns);
@@ -58,21 +65,7 @@ function sandboxdPod(name: string, claim: string, command: string[] = []): V1Pod
   };
 }
 
-async function createClaim(name: string, dataSource?: string) {
-  await ns.core.createNamespacedPersistentVolumeClaim({
-    namespace: ns.name,
-    body: {
-      metadata: { name },
-      spec: {
-        accessModes: ['ReadWriteOnce'],
-        resources: { requests: { storage: '1Gi' } },
-        ...(dataSource
-          ? { dataSource: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: dataSource } }
-          : {}),
-      },
-    },
-  });
-}
+const createClaim = (name: string, snapshot?: string) => createSnapshotClaim(ns, name, snapshot);
 
 /** Waits for the Pod to be Ready and returns a client of its sandboxd. */
 async function ready(name: string): Promise<{ pod: V1Pod; sandboxd: SandboxdClient }> {

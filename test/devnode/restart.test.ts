@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, expect, test } from 'vitest';
 import { startDevnode, type RunningDevnode } from '../../devnode/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { deleteSnapshot, snapshotClaim, useNamespace } from '../support/index.ts';
+import { createClaim, deleteSnapshot, snapshotClaim, useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('devnode-restart');
 const state = { dataDir: '', devnode: undefined as RunningDevnode | undefined };
@@ -32,19 +32,7 @@ async function start(): Promise<RunningDevnode> {
 
 /** Creates a claim and returns its volume folder once it is Bound. */
 async function boundClaim(name: string, snapshot?: string): Promise<string> {
-  await ns.core.createNamespacedPersistentVolumeClaim({
-    namespace: ns.name,
-    body: {
-      metadata: { name },
-      spec: {
-        accessModes: ['ReadWriteOnce'],
-        resources: { requests: { storage: '1Gi' } },
-        ...(snapshot
-          ? { dataSource: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: snapshot } }
-          : {}),
-      },
-    },
-  });
+  await createClaim(ns, name, snapshot);
   let pv = '';
   await waitFor(
     async () => {

@@ -5,7 +5,13 @@ import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 import { waitFor } from '../controlplane/index.ts';
-import { useClusterTemplate, useDevnode, useNamespace, useOperator } from '../support/index.ts';
+import {
+  useClusterTemplate,
+  useDevnode,
+  useNamespace,
+  useOperator,
+  createSandbox,
+} from '../support/index.ts';
 
 const ns = useNamespace('oplog');
 useDevnode(ns);
@@ -36,21 +42,10 @@ const tail = () =>
 describe('operator logs', () => {
   test('a reconcile and the install it starts log with the controller, namespace, name and pass id', async () => {
     const name = 'logged';
-    await ns.custom.createNamespacedCustomObject({
-      ...sandboxes,
-      namespace: ns.name,
-      body: {
-        apiVersion: `${GROUP}/${VERSION}`,
-        kind: 'Sandbox',
-        metadata: { name },
-        spec: {
-          templateRef: { name: template },
-          mode: 'agent',
-          harness: {
-            agent: { entrypoint: ['cat'], installCommand: ['sh', '-c', `: ${argvMarker}`] },
-          },
-        },
-      },
+    await createSandbox(ns, name, {
+      templateRef: { name: template },
+      mode: 'agent',
+      harness: { agent: { entrypoint: ['cat'], installCommand: ['sh', '-c', `: ${argvMarker}`] } },
     });
     let s: Sandbox | undefined;
     await waitFor(async () => (s = await read(name))?.status?.agentConfigure?.installExitCode === 0, {

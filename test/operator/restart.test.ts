@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 import { waitFor } from '../controlplane/index.ts';
 import { startManaged, type Managed } from '../controlplane/processes.ts';
-import { useClusterTemplate, useDevnode, useNamespace } from '../support/index.ts';
+import { useClusterTemplate, useDevnode, useNamespace, createSandbox } from '../support/index.ts';
 
 const ns = useNamespace('oprestart');
 useDevnode(ns);
@@ -106,16 +106,7 @@ describe('operator restart', () => {
       },
     );
     try {
-      await ns.custom.createNamespacedCustomObject({
-        ...sandboxes,
-        namespace: ns.name,
-        body: {
-          apiVersion: `${GROUP}/${VERSION}`,
-          kind: 'Sandbox',
-          metadata: { name },
-          spec: { templateRef: { name: template } },
-        },
-      });
+      await createSandbox(ns, name, { templateRef: { name: template } });
       await Promise.race([
         killed,
         once(first.child, 'exit').then(async () => {

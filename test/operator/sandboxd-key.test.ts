@@ -13,6 +13,7 @@ import {
   useClusterTemplate,
   useDevnode,
   useNamespace,
+  createSandbox,
 } from '../support/index.ts';
 
 const ns = useNamespace('key');
@@ -60,16 +61,7 @@ describe('the sandboxd key', () => {
 
   test('a sandbox holding another token gets the derived one and a new Pod; its workspace stays', async () => {
     const name = 'legacy';
-    await ns.custom.createNamespacedCustomObject({
-      ...sandboxes,
-      namespace: ns.name,
-      body: {
-        apiVersion: `${GROUP}/${VERSION}`,
-        kind: 'Sandbox',
-        metadata: { name },
-        spec: { templateRef: { kind: 'ClusterSandboxTemplate', name: template } },
-      },
-    });
+    await createSandbox(ns, name, { templateRef: { kind: 'ClusterSandboxTemplate', name: template } });
     const running = async () => {
       let s: Sandbox | undefined;
       await waitFor(async () => (s = await get(name)).status?.phase === 'Running', {

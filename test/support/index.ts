@@ -7,5 +7,5 @@ export { startTestApi } from './api.ts';
 export type { TestApi } from './api.ts';
 export { useDevnode } from './devnode.ts';
 export type { TestDevnode } from './devnode.ts';
-export { snapshotClaim, readSnapshot, deleteSnapshot } from './snapshots.ts';
-export { testOperatorSettings, useClusterTemplate, useOperator, shIn } from './stack.ts';
+export { createClaim, snapshotClaim, readSnapshot, deleteSnapshot } from './snapshots.ts';
+export { createSandbox, testOperatorSettings, useClusterTemplate, useOperator, shIn } from './stack.ts';

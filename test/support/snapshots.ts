@@ -45,3 +45,20 @@ export async function readSnapshot(ns: TestNamespace, name: string): Promise<Vol
 export async function deleteSnapshot(ns: TestNamespace, name: string): Promise<void> {
   await ns.custom.deleteNamespacedCustomObject({ ...ref(ns), name });
 }
+
+/** A 1Gi claim in the test's namespace, hydrated from VolumeSnapshot `snapshot` when named. */
+export async function createClaim(ns: TestNamespace, name: string, snapshot?: string): Promise<void> {
+  await ns.core.createNamespacedPersistentVolumeClaim({
+    namespace: ns.name,
+    body: {
+      metadata: { name },
+      spec: {
+        accessModes: ['ReadWriteOnce'],
+        resources: { requests: { storage: '1Gi' } },
+        ...(snapshot
+          ? { dataSource: { apiGroup: 'snapshot.storage.k8s.io', kind: 'VolumeSnapshot', name: snapshot } }
+          : {}),
+      },
+    },
+  });
+}

@@ -64,6 +64,17 @@ export function useOperator(
   }, 30_000);
 }
 
+/** A Sandbox written straight to the apiserver, as `kubectl apply` would (no API). */
+export async function createSandbox(ns: TestNamespace, name: string, spec: object): Promise<void> {
+  await ns.custom.createNamespacedCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'sandboxes',
+    namespace: ns.name,
+    body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Sandbox', metadata: { name }, spec },
+  });
+}
+
 /** Runs `script` with `sh -c` through a sandbox's sandboxd; resolves with its stdout. */
 export async function shIn(sandboxd: SandboxdClient, script: string): Promise<string> {
   const res = await sandboxd.run({
