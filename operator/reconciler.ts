@@ -306,7 +306,14 @@ export class SandboxReconciler {
               : `VolumeSnapshot "${snapshotName}" not found in namespace ${namespace}`,
           };
         }
-        return { bound: false, hydrating: true, waitMs: 1000 };
+        // VolumeSnapshots are not watched (their CRD is optional in a cluster): look again
+        // soon while the clone is young, since a small volume's snapshot is ready in moments,
+        // then back off to every 5 s for the large ones.
+        return {
+          bound: false,
+          hydrating: true,
+          waitMs: Math.min(5000, Math.max(200, Math.round(waitedMs / 10))),
+        };
       }
       const sourceClaim = snapshot.spec?.source?.persistentVolumeClaimName;
       const source = sourceClaim
