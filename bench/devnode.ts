@@ -11,12 +11,11 @@ import { GROUP, VERSION } from '../core/index.ts';
 import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
 import { startOperator } from '../operator/index.ts';
 import { startEnvironment, waitFor } from '../test/controlplane/index.ts';
+import { createBenchTemplate, median, percentile } from './support.ts';
 
 const which = process.argv[2];
 const root = join(import.meta.dirname, '..');
 const logger = pino({ level: process.env.BENCH_LOG ?? 'warn' });
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.ceil((p / 100) * xs.length) - 1]!;
 
 const env = await startEnvironment();
 const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-devnode-'));
@@ -61,17 +60,7 @@ const untilRunning = (name: string) =>
   });
 
 try {
-  await custom.createClusterCustomObject({
-    group: GROUP,
-    version: VERSION,
-    plural: 'clustersandboxtemplates',
-    body: {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'ClusterSandboxTemplate',
-      metadata: { name: 'bench' },
-      spec: { image: 'debian:bookworm', storage: { size: '2Gi' } },
-    },
-  });
+  await createBenchTemplate(kc, 'bench', { storage: { size: '2Gi' } });
   if (which === 'create') await benchCreate();
   else if (which === 'clone') await benchClone();
   else throw new Error('usage: devnode.ts create|clone');
@@ -102,7 +91,7 @@ async function benchCreate() {
   const times: number[] = [];
   for (let i = 0; i < 20; i++) times.push(await create(`s${i}`));
   const p50 = median(times);
-  const p95 = pct(times, 95);
+  const p95 = percentile(times, 95);
   console.log(
     `create → Running (20 sandboxes, one at a time): p50 ${p50.toFixed(0)} ms  p95 ${p95.toFixed(0)} ms`,
   );

@@ -5,18 +5,17 @@
 // events through the API against the same command's stdout read from a plain pipe.
 // The control plane, devnode, the operator and the API run as they do under `make dev`:
 // the API, operator and devnode each as an `svc` process of their own (hack/dev.ts's way).
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
+import { CoreV1Api } from '@kubernetes/client-node';
 import { ApiKeyStore } from '../api/index.ts';
-import { GROUP, SseParser, VERSION } from '../core/index.ts';
+import { SseParser } from '../core/index.ts';
 import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
 import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+import { createBenchTemplate, directRun, fmt, mean, percentile, round, type Measured } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = 20;
@@ -47,23 +46,11 @@ async function main(): Promise<void> {
   try {
     const kc = env.kubeConfig;
     const core = kc.makeApiClient(CoreV1Api);
-    const custom = kc.makeApiClient(CustomObjectsApi);
     for (const name of [SERVICE_NAMESPACE, NAMESPACE])
       await core.createNamespace({ body: { metadata: { name } } });
-    await custom.createClusterCustomObject({
-      group: GROUP,
-      version: VERSION,
-      plural: 'clustersandboxtemplates',
-      body: {
-        apiVersion: `${GROUP}/${VERSION}`,
-        kind: 'ClusterSandboxTemplate',
-        metadata: { name: TEMPLATE },
-        spec: {
-          image: 'debian:bookworm',
-          storage: { size: '1Gi' },
-          agent: { maxConcurrentInvokes: CONCURRENCY },
-        },
-      },
+    await createBenchTemplate(kc, TEMPLATE, {
+      storage: { size: '1Gi' },
+      agent: { maxConcurrentInvokes: CONCURRENCY },
     });
     const { key } = await new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }).create({ user: 'bench' });
 
@@ -236,15 +223,6 @@ async function main(): Promise<void> {
   }
 }
 
-interface Measured {
-  ms: number;
-  /** stdout bytes received (decoded from the `log` events, or read from the pipe). */
-  bytes: number;
-  logEvents: number;
-  /** sandboxd's spawn-to-close from the `exit` event (whole ms); 0 for a direct run. */
-  insideMs: number;
-}
-
 /** The API over HTTP/1.1 with keep-alive, as a client library would hold it. */
 class Api {
   readonly base: string;
@@ -375,20 +353,6 @@ async function concurrent(
   return { ms: performance.now() - t0, times, throttled };
 }
 
-/** The baseline: the program spawned from this process with piped stdio, until it closes. */
-async function directRun(argv: string[]): Promise<Measured> {
-  const t0 = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end();
-  let bytes = 0;
-  child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
-  child.stderr.resume();
-  const [code] = (await once(child, 'close')) as [number | null];
-  const ms = performance.now() - t0;
-  if (code !== 0) throw new Error(`${argv.join(' ')} exited ${code}`);
-  return { ms, bytes, logEvents: 0, insideMs: 0 };
-}
-
 const isSse = (res: IncomingMessage) =>
   res.statusCode === 200 && (res.headers['content-type'] ?? '').startsWith('text/event-stream');
 
@@ -411,24 +375,6 @@ async function printLogs(logs: string, managed: Managed[]): Promise<void> {
     const lines = (await readFile(join(logs, `${m.name}.log`), 'utf8').catch(() => '')).trimEnd().split('\n');
     console.error(`--- last lines of ${m.name}'s log ---\n${lines.slice(-40).join('\n')}`);
   }
-}
-
-function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i]!;
-}
-
-function mean(xs: number[]): number {
-  return xs.reduce((a, b) => a + b, 0) / xs.length;
-}
-
-function fmt(x: number): string {
-  return x.toFixed(2);
-}
-
-function round(x: number, digits: number): number {
-  return Number(x.toFixed(digits));
 }
 
 await main();

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { SandboxdClient } from '../kube/sandboxd/index.ts';
 import { freePort } from '../test/controlplane/ports.ts';
+import { directRun, fmt, percentile, round, type Measured } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = 20;
@@ -114,15 +115,6 @@ try {
   await rm(workspace, { recursive: true, force: true });
 }
 
-interface Measured {
-  ms: number;
-  /** Output bytes received (decoded from the `log` events, or read from the pipe). */
-  bytes: number;
-  logEvents: number;
-  /** sandboxd's own spawn-to-close time from the `exit` event (whole ms); 0 for a direct run. */
-  insideMs: number;
-}
-
 /** One run through sandboxd: from the POST until the `exit` event has been parsed. */
 async function sandboxdRun(
   client: SandboxdClient,
@@ -150,20 +142,6 @@ async function sandboxdRun(
   throw new Error(`run ${runId}: the stream ended without an exit event`);
 }
 
-/** The baseline: the same program spawned from Node, with pipes as sandboxd gives it, until it closes. */
-async function directRun(argv: string[]): Promise<Measured> {
-  const t0 = performance.now();
-  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stdin.end();
-  let bytes = 0;
-  child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
-  child.stderr.resume();
-  const [code] = (await once(child, 'close')) as [number | null];
-  const ms = performance.now() - t0;
-  if (code !== 0) throw new Error(`${argv.join(' ')} exited ${code}`);
-  return { ms, bytes, logEvents: 0, insideMs: 0 };
-}
-
 async function waitHealthy(client: SandboxdClient, child: ChildProcess): Promise<void> {
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -172,18 +150,4 @@ async function waitHealthy(client: SandboxdClient, child: ChildProcess): Promise
     if (Date.now() > deadline) throw new Error('svc sandboxd did not start within 30 s');
     await sleep(50);
   }
-}
-
-function percentile(xs: number[], p: number): number {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i]!;
-}
-
-function fmt(x: number): string {
-  return x.toFixed(2);
-}
-
-function round(x: number, digits: number): number {
-  return Number(x.toFixed(digits));
 }

@@ -1,0 +1,64 @@
+// What the benchmarks share: the direct-spawn baseline, the statistics they print, and the
+// ClusterSandboxTemplate they run on.
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { GROUP, VERSION, type SandboxTemplateSpec } from '../core/index.ts';
+
+export interface Measured {
+  ms: number;
+  /** stdout bytes received (decoded from the `log` events, or read from the pipe). */
+  bytes: number;
+  logEvents: number;
+  /** sandboxd's own spawn-to-close time from the `exit` event (whole ms); 0 for a direct run. */
+  insideMs: number;
+}
+
+/** The baseline: the program spawned from this process with piped stdio, as sandboxd gives it, until it closes. */
+export async function directRun(argv: string[]): Promise<Measured> {
+  const t0 = performance.now();
+  const child = spawn(argv[0]!, argv.slice(1), { stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stdin.end();
+  let bytes = 0;
+  child.stdout.on('data', (chunk: Buffer) => (bytes += chunk.length));
+  child.stderr.resume();
+  const [code] = (await once(child, 'close')) as [number | null];
+  const ms = performance.now() - t0;
+  if (code !== 0) throw new Error(`${argv.join(' ')} exited ${code}`);
+  return { ms, bytes, logEvents: 0, insideMs: 0 };
+}
+
+/** The nearest-rank percentile. */
+export function percentile(xs: number[], p: number): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i]!;
+}
+
+/** The middle value (the upper one of an even count). */
+export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+export const mean = (xs: number[]): number => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+export const fmt = (x: number): string => x.toFixed(2);
+
+export const round = (x: number, digits: number): number => Number(x.toFixed(digits));
+
+/** The ClusterSandboxTemplate a bench runs its sandboxes on. */
+export async function createBenchTemplate(
+  kc: KubeConfig,
+  name: string,
+  spec: Partial<SandboxTemplateSpec>,
+): Promise<void> {
+  await kc.makeApiClient(CustomObjectsApi).createClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'clustersandboxtemplates',
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'ClusterSandboxTemplate',
+      metadata: { name },
+      spec: { image: 'debian:bookworm', ...spec },
+    },
+  });
+}
