@@ -1,10 +1,8 @@
-import { CustomObjectsApi, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import type { KubeConfig, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
   Annotations,
   ExitEvent,
-  GROUP,
-  VERSION,
   filesDigest,
   installCommandHash,
   installRunId,
@@ -15,7 +13,8 @@ import {
   type Sandbox,
   type SandboxTemplateSpec,
 } from '../core/index.ts';
-import { mergePatch, type PolicyStore, type SandboxdClient, type SandboxdLocator } from '../kube/index.ts';
+import type { PolicyStore, SandboxdClient, SandboxdLocator } from '../kube/index.ts';
+import { SandboxPatcher } from './sandbox-patch.ts';
 
 /** How old a governance policy read an agent pass may use. */
 const POLICY_MAX_AGE_MS = 5_000;
@@ -44,7 +43,7 @@ export interface AgentDeps {
  */
 export class AgentConfigurer {
   readonly #d: AgentDeps;
-  readonly #custom: CustomObjectsApi;
+  readonly #sandboxes: SandboxPatcher;
   /** Installs under way, by sandbox key → hash. */
   readonly #installs = new Map<string, string>();
   /**
@@ -57,7 +56,7 @@ export class AgentConfigurer {
 
   constructor(deps: AgentDeps) {
     this.#d = deps;
-    this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
+    this.#sandboxes = new SandboxPatcher(deps.kc);
   }
 
   /**
@@ -168,16 +167,6 @@ export class AgentConfigurer {
   }
 
   async #write(sandbox: Sandbox, agentConfigure: AgentConfigureStatus): Promise<void> {
-    await this.#custom.patchNamespacedCustomObjectStatus(
-      {
-        group: GROUP,
-        version: VERSION,
-        plural: 'sandboxes',
-        namespace: sandbox.metadata.namespace!,
-        name: sandbox.metadata.name!,
-        body: { status: { agentConfigure } },
-      },
-      mergePatch,
-    );
+    await this.#sandboxes.patchStatus(sandbox, { agentConfigure });
   }
 }

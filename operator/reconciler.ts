@@ -32,7 +32,6 @@ import {
 import {
   ignoring,
   isStatus,
-  mergePatch,
   setCondition,
   splitKey,
   type Informer,
@@ -50,6 +49,7 @@ import {
 } from './manifests.ts';
 import type { OperatorSettings } from './settings.ts';
 import { AgentConfigurer } from './agent.ts';
+import { SandboxPatcher } from './sandbox-patch.ts';
 
 export const FINALIZER = 'svc.io/finalizer';
 const SNAPSHOTS = { group: 'snapshot.storage.k8s.io', version: 'v1', plural: 'volumesnapshots' };
@@ -86,6 +86,7 @@ export class SandboxReconciler {
   readonly #core: CoreV1Api;
   readonly #net: NetworkingV1Api;
   readonly #custom: CustomObjectsApi;
+  readonly #sandboxes: SandboxPatcher;
   readonly #now: () => Date;
   readonly #agent: AgentConfigurer;
 
@@ -94,6 +95,7 @@ export class SandboxReconciler {
     this.#core = deps.kc.makeApiClient(CoreV1Api);
     this.#net = deps.kc.makeApiClient(NetworkingV1Api);
     this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
+    this.#sandboxes = new SandboxPatcher(deps.kc);
     this.#now = deps.now ?? (() => new Date());
     this.#agent = new AgentConfigurer({
       kc: deps.kc,
@@ -111,7 +113,7 @@ export class SandboxReconciler {
     if (!sandbox) return;
     if (sandbox.metadata.deletionTimestamp) return this.#finalize(log, sandbox);
     if (!sandbox.metadata.finalizers?.includes(FINALIZER)) {
-      await this.#patchSandbox(sandbox, {
+      await this.#sandboxes.patch(sandbox, {
         metadata: {
           finalizers: [...(sandbox.metadata.finalizers ?? []), FINALIZER],
           resourceVersion: sandbox.metadata.resourceVersion,
@@ -184,7 +186,7 @@ export class SandboxReconciler {
 
     const stop = this.#expired(sandbox, template);
     if (stop) {
-      await this.#patchSandbox(sandbox, { spec: { stopped: true } });
+      await this.#sandboxes.patch(sandbox, { spec: { stopped: true } });
       await this.#event(log, sandbox, 'Normal', stop.reason, stop.message);
       return {
         phase: 'Stopped',
@@ -462,17 +464,7 @@ export class SandboxReconciler {
         o.message,
       );
     }
-    await this.#custom.patchNamespacedCustomObjectStatus(
-      {
-        group: GROUP,
-        version: VERSION,
-        plural: 'sandboxes',
-        namespace: sandbox.metadata.namespace!,
-        name: sandbox.metadata.name!,
-        body: { status: patch },
-      },
-      mergePatch,
-    );
+    await this.#sandboxes.patchStatus(sandbox, patch);
   }
 
   /** Deletion: what the Sandbox owns goes (no garbage collector is assumed), then the finalizer. */
@@ -496,7 +488,7 @@ export class SandboxReconciler {
     );
     // The Sandbox goes only once its Pod has stopped, so nothing of it runs on unseen.
     if (this.#d.pods.get(name, namespace)) return 500;
-    await this.#patchSandbox(sandbox, {
+    await this.#sandboxes.patch(sandbox, {
       metadata: {
         finalizers: (sandbox.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),
         resourceVersion: sandbox.metadata.resourceVersion,
@@ -522,20 +514,6 @@ export class SandboxReconciler {
 
   async #deletePod(namespace: string, name: string): Promise<void> {
     await ignoring([404], () => this.#core.deleteNamespacedPod({ name, namespace }));
-  }
-
-  async #patchSandbox(sandbox: Sandbox, body: object): Promise<void> {
-    await this.#custom.patchNamespacedCustomObject(
-      {
-        group: GROUP,
-        version: VERSION,
-        plural: 'sandboxes',
-        namespace: sandbox.metadata.namespace!,
-        name: sandbox.metadata.name!,
-        body,
-      },
-      mergePatch,
-    );
   }
 
   /** Reads an object; creates it when missing; hands it to `update` when it exists. */
