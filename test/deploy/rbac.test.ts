@@ -24,7 +24,13 @@ import { helmBinary, parseManifests, renderChart } from '../../hack/helm/kustomi
 import { PATHS, webhookConfigurations } from '../../webhook/index.ts';
 import { createCertificateAuthority, freePort, waitFor } from '../controlplane/index.ts';
 import { startManaged, type Managed } from '../controlplane/processes.ts';
-import { OidcIssuer, kubeRequest, useClusterTemplate, useDevnode, useNamespace } from '../support/index.ts';
+import {
+  OidcIssuer,
+  createSandboxAs,
+  useClusterTemplate,
+  useDevnode,
+  useNamespace,
+} from '../support/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 /** Where the Sandboxes live. */
@@ -337,16 +343,10 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
       },
     });
     const direct = (name: string) =>
-      kubeRequest(system.kc, {
-        method: 'POST',
-        path: `/apis/svc.io/v1alpha1/namespaces/${ns.name}/sandboxes`,
-        headers: { 'impersonate-user': 'carol' },
-        body: {
-          apiVersion: 'svc.io/v1alpha1',
-          kind: 'Sandbox',
-          metadata: { name },
-          spec: { templateRef: { name: template }, createdBy: 'alice', stopped: true },
-        },
+      createSandboxAs(system.kc, 'carol', ns.name, name, {
+        templateRef: { name: template },
+        createdBy: 'alice',
+        stopped: true,
       });
     const first = await direct('carols');
     expect(first.status, first.body).toBe(201);

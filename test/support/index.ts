@@ -8,4 +8,11 @@ export type { TestApi } from './api.ts';
 export { useDevnode } from './devnode.ts';
 export type { TestDevnode } from './devnode.ts';
 export { createClaim, snapshotClaim, readSnapshot, deleteSnapshot } from './snapshots.ts';
-export { createSandbox, testOperatorSettings, useClusterTemplate, useOperator, shIn } from './stack.ts';
+export {
+  createSandbox,
+  createSandboxAs,
+  testOperatorSettings,
+  useClusterTemplate,
+  useOperator,
+  shIn,
+} from './stack.ts';

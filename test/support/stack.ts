@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
+import type { KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll } from 'vitest';
 import { GROUP, VERSION, type SandboxTemplateSpec } from '../../core/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
 import { startOperator, type OperatorSettings, type RunningOperator } from '../../operator/index.ts';
 import type { Tracer } from '../../telemetry/index.ts';
 import type { TestNamespace } from './kube.ts';
+import { kubeRequest, type RawResponse } from './raw.ts';
 
 /** Operator settings for tests: nothing here reaches a real registry or ingress. */
 export const testOperatorSettings: OperatorSettings = {
@@ -72,6 +74,30 @@ export async function createSandbox(ns: TestNamespace, name: string, spec: objec
     plural: 'sandboxes',
     namespace: ns.name,
     body: { apiVersion: `${GROUP}/${VERSION}`, kind: 'Sandbox', metadata: { name }, spec },
+  });
+}
+
+/**
+ * A Sandbox created by `user` (impersonated), as that user's `kubectl apply` would: the
+ * raw response, so a test can read a webhook's refusal. The template defaults to `default`.
+ */
+export function createSandboxAs(
+  kc: KubeConfig,
+  user: string,
+  namespace: string,
+  name: string,
+  spec: object = {},
+): Promise<RawResponse> {
+  return kubeRequest(kc, {
+    method: 'POST',
+    path: `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/sandboxes`,
+    headers: { 'impersonate-user': user },
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'Sandbox',
+      metadata: { name },
+      spec: { templateRef: { name: 'default' }, ...spec },
+    },
   });
 }
 

@@ -9,7 +9,7 @@ import { Policy } from '../../core/index.ts';
 import { Governance, PolicyStore, QuotaLedger } from '../../kube/index.ts';
 import { PATHS, governanceAdmission, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
 import { createCertificateAuthority, type CertificateAuthority } from '../controlplane/index.ts';
-import { kubeRequest, useNamespace } from '../support/index.ts';
+import { createSandboxAs, kubeRequest, useNamespace } from '../support/index.ts';
 
 // The webhook as `svc webhook` runs it (governance on), registered with the real apiserver.
 // Each case gets a namespace of its own: quota reservations outlive a deleted Sandbox for a
@@ -54,19 +54,8 @@ async function namespace(suffix: string, policy: Policy): Promise<string> {
 }
 
 /** A direct CR create as `user`, the way `kubectl apply` by that user would do it. */
-function createAs(user: string, namespace: string, name: string, spec: object = {}) {
-  return kubeRequest(ns.kc, {
-    method: 'POST',
-    path: `/apis/svc.io/v1alpha1/namespaces/${namespace}/sandboxes`,
-    headers: { 'impersonate-user': user },
-    body: {
-      apiVersion: 'svc.io/v1alpha1',
-      kind: 'Sandbox',
-      metadata: { name },
-      spec: { templateRef: { name: 'default' }, ...spec },
-    },
-  });
-}
+const createAs = (user: string, namespace: string, name: string, spec: object = {}) =>
+  createSandboxAs(ns.kc, user, namespace, name, spec);
 
 interface Status {
   kind: string;

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebhookMetrics, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
 import { createCertificateAuthority, type CertificateAuthority } from '../controlplane/index.ts';
-import { kubeRequest, useNamespace } from '../support/index.ts';
+import { createSandboxAs, kubeRequest, useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('webhook');
 const API_SA = 'system:serviceaccount:svc-system:svc-api';
@@ -45,19 +45,8 @@ async function register(failurePolicy: 'Fail' | 'Ignore') {
 }
 
 /** Creates a Sandbox as `user` (impersonated), the way `kubectl apply` by that user would. */
-function createAs(user: string, name: string, spec: object = {}) {
-  return kubeRequest(ns.kc, {
-    method: 'POST',
-    path: `/apis/svc.io/v1alpha1/namespaces/${ns.name}/sandboxes`,
-    headers: { 'impersonate-user': user },
-    body: {
-      apiVersion: 'svc.io/v1alpha1',
-      kind: 'Sandbox',
-      metadata: { name },
-      spec: { templateRef: { name: 'default' }, ...spec },
-    },
-  });
-}
+const createAs = (user: string, name: string, spec: object = {}) =>
+  createSandboxAs(ns.kc, user, ns.name, name, spec);
 
 function patchAs(user: string, name: string, spec: object) {
   return kubeRequest(ns.kc, {
