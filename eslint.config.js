@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.dev/', '.cache/', 'dist/', 'clients/', 'crds/', 'config/'] },
+  { ignores: ['node_modules/', '.dev/', '.cache/', 'dist/', 'clients/', 'config/'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -24,9 +24,9 @@ export function generatedFiles(): Map<string, string> {
     const file = `${GROUP}_${crd.spec.names.plural}.yaml`;
     const content = HEADER + stringify(crd, { lineWidth: 0 });
     crdFiles.push(file);
-    // One schema, three places it is installed from: the test harness and `make dev`, the
-    // Helm chart (its crds/ folder) and the kustomize base.
-    files.set(`crds/${file}`, content);
+    // One schema, two places it is installed from: the kustomize base (which the test
+    // harness and `make dev` install too) and the Helm chart's crds/ folder, which must lie
+    // inside the chart.
     files.set(`config/helm/svc/crds/${file}`, content);
     files.set(`config/crd/bases/${file}`, content);
   }

@@ -60,7 +60,10 @@ async function main(): Promise<number> {
     await cp.stop();
   };
   try {
-    await installCrds(cp.kubeConfig, await readCrds([join(root, 'crds'), await snapshotCrdDir()]));
+    await installCrds(
+      cp.kubeConfig,
+      await readCrds([join(root, 'config/crd/bases'), await snapshotCrdDir()]),
+    );
     const kc = cp.kubeConfig;
     const core = kc.makeApiClient(CoreV1Api);
     const objects = KubernetesObjectApi.makeApiClient(kc);
