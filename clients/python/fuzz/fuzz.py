@@ -45,7 +45,7 @@ SEED = int(os.environ.get("FUZZ_SEED", "20261123"))
 EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "60"))
 MIN_REQUESTS = int(os.environ.get("FUZZ_MIN_REQUESTS", "2000"))
 # Per schemathesis run; both runs together stay within 5 minutes on a 2-core machine.
-MAX_TIME = int(os.environ.get("FUZZ_MAX_TIME", "140"))
+MAX_TIME = int(os.environ.get("FUZZ_MAX_TIME", "110"))
 CHECKS = ",".join(
     (
         "not_a_server_error",
