@@ -17,12 +17,12 @@ function status(err: unknown): Status {
   if (typeof body === 'string') {
     try {
       const parsed = JSON.parse(body) as unknown;
-      return typeof parsed === 'object' && parsed !== null ? (parsed) : { message: body };
+      return typeof parsed === 'object' && parsed !== null ? parsed : { message: body };
     } catch {
       return { message: body };
     }
   }
-  return typeof body === 'object' && body !== null ? (body) : {};
+  return typeof body === 'object' && body !== null ? body : {};
 }
 
 /**
