@@ -20,6 +20,7 @@ when fewer than FUZZ_MIN_REQUESTS were sent.
 
 from __future__ import annotations
 
+import calendar
 import copy
 import json
 import os
@@ -259,7 +260,7 @@ def cleanup(api: httpx.Client, since: float) -> None:
 def parse_time(value: str | None) -> float:
     if not value:
         return 0.0
-    return time.mktime(time.strptime(value, "%Y-%m-%dT%H:%M:%SZ")) - time.timezone
+    return float(calendar.timegm(time.strptime(value, "%Y-%m-%dT%H:%M:%SZ")))
 
 
 if __name__ == "__main__":
