@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { agentRoutes } from './agent/index.ts';
 import { auditRoutes } from './audit/index.ts';
 import { authenticate } from './auth/index.ts';
+import { kubeHttpError } from './cluster/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
@@ -12,6 +13,7 @@ import { openApiDocument } from './openapi/index.ts';
 import { portRoutes } from './ports/index.ts';
 import { previewRoutes } from './preview/index.ts';
 import { sandboxRoutes } from './sandboxes/index.ts';
+import { namespaceQuery, pathParams } from './validation/index.ts';
 
 /**
  * The HTTP API: health and metrics outside `/api/v1`; everything inside it authenticated
@@ -20,7 +22,7 @@ import { sandboxRoutes } from './sandboxes/index.ts';
 export function createApp(deps: ApiDeps): Hono {
   const { registry } = deps.metrics;
   const app = new Hono();
-  app.onError(errorHandler(deps.logger));
+  app.onError(errorHandler(deps.logger, kubeHttpError));
   app.use('/api/*', requestLog(deps.logger));
   app.notFound(() => {
     throw notFound('no such endpoint');
@@ -34,6 +36,16 @@ export function createApp(deps: ApiDeps): Hono {
 
   const v1 = new Hono();
   v1.use(authenticate(deps.auth));
+  // Every path and query parameter is checked here, after authentication and before any
+  // route: nothing that is not a Kubernetes name reaches an apiserver path or selector.
+  v1.use('/sandboxes/*', namespaceQuery());
+  v1.use('/sandboxes/:id/*', pathParams('id'));
+  v1.use('/sandboxes/:id/ports/:port', pathParams('port'));
+  v1.use('/sandboxes/:id/preview/:port/*', pathParams('port'));
+  v1.use('/audit/*', namespaceQuery());
+  v1.use('/governance/effective', namespaceQuery());
+  v1.use('/governance/policies/:namespace', pathParams('namespace'));
+  v1.use('/apikeys/:keyId', pathParams('keyId'));
   const document = openApiDocument();
   v1.get('/openapi.json', (c) => c.json(document));
   v1.route('/sandboxes', sandboxRoutes(deps));

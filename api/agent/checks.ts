@@ -96,7 +96,9 @@ const isConnectionError = (err: unknown) =>
   /^(ECONNREFUSED|ENOENT|EHOSTUNREACH)$/.test((err as NodeJS.ErrnoException).code!);
 
 export const unreachable = (why: string) =>
-  new HttpError(503, 'sandbox_unreachable', `the sandbox cannot be reached: ${why}`);
+  new HttpError(503, 'sandbox_unreachable', `the sandbox cannot be reached: ${why}`, {
+    headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+  });
 
 /** Reads a body up to `max` bytes; 413 above it. */
 export async function readBounded(c: Context, max: number): Promise<Buffer> {

@@ -1,18 +1,9 @@
 import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { AuditQuery } from '../../core/index.ts';
 import { validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { AuditAnnotations } from './recorder.ts';
-
-const Query = z.object({
-  namespace: z.string().optional(),
-  sandbox: z.string().optional(),
-  reason: z.string().optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
-  limit: z.coerce.number().int().min(1).max(1000).default(100),
-  continue: z.string().optional(),
-});
 
 export interface AuditRecord {
   /** The Event's name. */
@@ -37,7 +28,7 @@ export function auditRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
   const core = deps.kc.makeApiClient(CoreV1Api);
   app.get('/events', async (c) => {
-    const query = Query.safeParse(c.req.query());
+    const query = AuditQuery.safeParse(c.req.query());
     if (!query.success) throw validationError(query.error);
     const q = query.data;
     const namespace = q.namespace ?? deps.defaultNamespace;

@@ -1,4 +1,4 @@
 export { SandboxCache } from './sandbox-cache.ts';
-export { fromKube, statusCode } from './kube-errors.ts';
+export { fromKube, kubeHttpError, statusCode } from './kube-errors.ts';
 export { SandboxWriter } from './sandboxes.ts';
 export { SnapshotWriter } from './snapshots.ts';

@@ -23,16 +23,21 @@ export function validationError(error: z.ZodError, prefix = ''): HttpError {
   return new HttpError(400, 'invalid_request', `invalid request: ${summary}`, { extra: { fields } });
 }
 
+/** Recognises errors raised outside the API's own code (the apiserver's) as answers. */
+export type ErrorTranslator = (err: unknown) => HttpError | undefined;
+
 /**
- * The one place errors become responses: known errors keep their status and code; anything
- * else is logged and answered with a 500 that carries no internals (never a stack trace).
+ * The one place errors become responses: known errors keep their status and code, errors
+ * `translate` recognises (the cluster's refusals) become theirs; anything else is logged
+ * and answered with a 500 that carries no internals (never a stack trace).
  */
-export function errorHandler(logger: Logger) {
+export function errorHandler(logger: Logger, translate: ErrorTranslator = () => undefined) {
   return function onError(err: Error, c: Context) {
     const known =
-      err instanceof HttpError ? err : err instanceof z.ZodError ? validationError(err) : undefined;
+      err instanceof HttpError ? err : err instanceof z.ZodError ? validationError(err) : translate(err);
     if (known) {
       for (const [name, value] of Object.entries(known.headers)) c.header(name, value);
+      if (known.status >= 500) logger.warn({ err, method: c.req.method, path: c.req.path }, known.message);
       return c.json(known.body(), known.status as ContentfulStatusCode);
     }
     logger.error({ err, method: c.req.method, path: c.req.path }, 'unhandled error');

@@ -7,4 +7,4 @@ export {
   conflict,
   policyViolation,
 } from './http-error.ts';
-export { errorHandler, validationError, fieldPath } from './handler.ts';
+export { errorHandler, validationError, fieldPath, type ErrorTranslator } from './handler.ts';

@@ -1,17 +1,9 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
+import { CreateApiKeyRequest } from '../../core/index.ts';
 import { adminCapable } from '../auth/index.ts';
 import { forbidden, notFound, unauthenticated, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { readJson } from '../sandboxes/index.ts';
-
-const CreateKey = z
-  .object({
-    user: z.string().min(1).max(256),
-    groups: z.array(z.string().min(1)).max(64).default([]),
-    admin: z.boolean().default(false),
-  })
-  .strict();
 
 /** Admin-only management of API keys: create (the key is shown once), list, revoke. */
 export function keyRoutes(deps: ApiDeps): Hono {
@@ -24,7 +16,7 @@ export function keyRoutes(deps: ApiDeps): Hono {
   });
   app.get('/', async (c) => c.json({ items: await deps.keys.list() }));
   app.post('/', async (c) => {
-    const parsed = CreateKey.safeParse(await readJson(c.req.raw));
+    const parsed = CreateApiKeyRequest.safeParse(await readJson(c.req.raw));
     if (!parsed.success) throw validationError(parsed.error);
     const { key, record } = await deps.keys.create(parsed.data);
     return c.json({ key, ...record }, 201);

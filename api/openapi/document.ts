@@ -16,20 +16,37 @@ import {
   Policy,
   SandboxSpec,
   SandboxStatus,
+  NamespaceQuery,
+  ListQuery,
+  AuditQuery,
+  PathParams,
+  CreateApiKeyRequest,
+  type PathParamName,
 } from '../../core/index.ts';
+import { ApiKeyRecord } from '../auth/index.ts';
+
+type Status = 200 | 201 | 202 | 204 | 400 | 401 | 403 | 404 | 409 | 413 | 424 | 429 | 500 | 502 | 503 | 504;
 
 interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
+  /** Unique and stable: clients generate method names from it. */
+  operationId: string;
   summary: string;
   request?: z.ZodType;
-  /** Status → schema (undefined: no body). */
-  responses: Record<number, z.ZodType | undefined>;
-  query?: string[];
+  /** Success status → schema (undefined: no body). */
+  responses: Partial<Record<Status, z.ZodType | undefined>>;
+  /** The refusals this operation can answer with; each body is `Error` unless `refusals` says otherwise. */
+  errors: Status[];
+  /** Bodies of refusals that are not plain `Error`s (the spec's `policy_violation` and 429). */
+  refusals?: Partial<Record<Status, z.ZodType[]>>;
+  query?: z.ZodObject;
   /** The 200 answer is a Server-Sent Events stream of these named events. */
   events?: Record<string, z.ZodType>;
   /** The request body is raw bytes (the invoke's stdin), not JSON. */
   rawRequest?: boolean;
+  /** Any status may come back (the preview proxy answers with the app's response). */
+  anyStatus?: string;
 }
 
 const Sandbox = z
@@ -77,8 +94,6 @@ const StoredPolicies = z
   .meta({ id: 'StoredPolicies' });
 const EffectivePolicy = z.object({ namespace: z.string(), policy: Policy }).meta({ id: 'EffectivePolicy' });
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
-
 const ConcurrencyExceeded = z
   .object({
     error: z.literal('concurrency_exceeded'),
@@ -90,149 +105,247 @@ const ConcurrencyExceeded = z
 const CancelAccepted = z
   .object({ invokeId: z.string(), status: z.literal('canceling') })
   .meta({ id: 'CancelAccepted' });
+
+const ApiKey = ApiKeyRecord.meta({ id: 'ApiKey' });
+const ApiKeyList = z.object({ items: z.array(ApiKey) }).meta({ id: 'ApiKeyList' });
+const CreatedApiKey = ApiKeyRecord.extend({
+  key: z.string().meta({ description: 'The key itself: shown once, never again' }),
+}).meta({ id: 'CreatedApiKey' });
+const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ id: 'OpenApiDocument' });
+
+/** Every sandbox endpoint: its id can be malformed (400), absent (404) or someone else's (403). */
+const onSandbox: Status[] = [400, 401, 403, 404, 503];
 /** The agent endpoints' refusals, in the spec's check order. */
-const agentErrors = {
-  400: ErrorBody,
-  401: ErrorBody,
-  403: PolicyViolation,
-  404: ErrorBody,
-  409: ErrorBody,
-  429: ConcurrencyExceeded,
-  503: ErrorBody,
-};
+const agentErrors: Status[] = [400, 401, 403, 404, 409, 413, 429, 503];
+/** A 403 is the spec's `policy_violation` or, when the cluster refuses the service, an `Error`. */
+const governed = { 403: [PolicyViolation, ErrorBody] };
 
 /** Every operation of the API, with the zod schemas that validate it. */
 export const operations: Operation[] = [
   {
     method: 'post',
     path: '/sandboxes',
+    operationId: 'createSandbox',
     summary: 'Create a sandbox',
     request: CreateSandboxRequest,
-    responses: { 201: Sandbox, ...errors, 403: PolicyViolation, 409: ErrorBody },
+    query: NamespaceQuery,
+    responses: { 201: Sandbox },
+    errors: [400, 401, 403, 404, 409, 413, 503],
+    refusals: governed,
   },
   {
     method: 'get',
     path: '/sandboxes',
+    operationId: 'listSandboxes',
     summary: 'List sandboxes (non-admins see their own)',
-    query: ['namespace', 'mode', 'phase', 'limit', 'continue'],
-    responses: { 200: SandboxList, 400: ErrorBody, 401: ErrorBody },
+    query: ListQuery,
+    responses: { 200: SandboxList },
+    errors: [400, 401, 404, 503],
   },
   {
     method: 'get',
     path: '/sandboxes/{id}',
+    operationId: 'getSandbox',
     summary: 'Get a sandbox',
-    responses: { 200: Sandbox, ...errors },
+    query: NamespaceQuery,
+    responses: { 200: Sandbox },
+    errors: onSandbox,
   },
   {
     method: 'delete',
     path: '/sandboxes/{id}',
+    operationId: 'deleteSandbox',
     summary: 'Delete a sandbox',
-    responses: { 202: Accepted, ...errors },
+    query: NamespaceQuery,
+    responses: { 202: Accepted },
+    errors: [...onSandbox, 409],
   },
   {
     method: 'post',
     path: '/sandboxes/{id}/stop',
+    operationId: 'stopSandbox',
     summary: 'Stop a sandbox (keeps its workspace)',
-    responses: { 202: Sandbox, ...errors },
+    query: NamespaceQuery,
+    responses: { 202: Sandbox },
+    errors: [...onSandbox, 409],
   },
   {
     method: 'post',
     path: '/sandboxes/{id}/resume',
+    operationId: 'resumeSandbox',
     summary: 'Resume a stopped sandbox',
-    responses: { 202: Sandbox, ...errors },
+    query: NamespaceQuery,
+    responses: { 202: Sandbox },
+    errors: [...onSandbox, 409],
   },
   {
     method: 'post',
     path: '/sandboxes/{id}/clone',
+    operationId: 'cloneSandbox',
     summary: 'Clone a sandbox from a VolumeSnapshot of its workspace',
     request: CloneRequest,
-    responses: { 202: CloneResponse, ...errors, 403: PolicyViolation, 409: ErrorBody, 500: ErrorBody },
+    query: NamespaceQuery,
+    responses: { 202: CloneResponse },
+    errors: [...onSandbox, 409, 413, 500],
+    refusals: governed,
   },
   {
     method: 'post',
     path: '/sandboxes/{id}/ports',
+    operationId: 'forwardPort',
     summary: 'Forward a container port',
     request: PortRequest,
-    responses: { 200: ForwardedPort, 201: ForwardedPort, ...errors, 504: ErrorBody },
+    query: NamespaceQuery,
+    responses: { 200: ForwardedPort, 201: ForwardedPort },
+    errors: [...onSandbox, 409, 413, 504],
   },
   {
     method: 'delete',
     path: '/sandboxes/{id}/ports/{port}',
+    operationId: 'unforwardPort',
     summary: 'Stop forwarding a port (idempotent)',
-    responses: { 204: undefined, ...errors, 504: ErrorBody },
+    query: NamespaceQuery,
+    responses: { 204: undefined },
+    errors: [...onSandbox, 409, 504],
   },
   {
     method: 'get',
     path: '/sandboxes/{id}/preview/{port}/{path}',
+    operationId: 'previewPort',
     summary: 'Reverse-proxy to a forwarded port (any method; WebSocket upgrades pass through)',
-    responses: { 200: undefined, ...errors, 409: ErrorBody, 502: ErrorBody },
+    query: NamespaceQuery,
+    responses: {},
+    errors: [...onSandbox, 409, 502],
+    anyStatus: "The app's own response, passed through",
   },
   {
     method: 'post',
     path: '/sandboxes/{id}/configure',
+    operationId: 'configureSandbox',
     summary:
       'Write files, record the entrypoint and run the install once (agent mode); streams `log` then `result`',
     request: ConfigureRequest,
+    query: NamespaceQuery,
     events: { log: LogEvent, result: ConfigureResult, error: ErrorEvent },
-    responses: { 200: undefined, ...agentErrors, 413: ErrorBody },
+    responses: { 200: undefined },
+    errors: agentErrors,
+    refusals: { ...governed, 429: [ConcurrencyExceeded, ErrorBody] },
   },
   {
     method: 'post',
     path: '/sandboxes/{id}/invoke',
+    operationId: 'invokeSandbox',
     summary:
       'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`',
     rawRequest: true,
+    query: NamespaceQuery,
     events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },
-    responses: { 200: undefined, ...agentErrors, 413: ErrorBody, 424: ErrorBody, 502: ErrorBody },
+    responses: { 200: undefined },
+    errors: [...agentErrors, 424, 502],
+    refusals: { ...governed, 429: [ConcurrencyExceeded, ErrorBody] },
   },
   {
     method: 'post',
     path: '/sandboxes/{id}/invoke/cancel',
+    operationId: 'cancelInvoke',
     summary: 'Cancel an invoke in flight (from any API replica)',
     request: CancelRequest,
-    responses: { 202: CancelAccepted, ...errors, 503: ErrorBody },
+    query: NamespaceQuery,
+    responses: { 202: CancelAccepted },
+    errors: [...onSandbox, 409, 413],
   },
   {
     method: 'get',
     path: '/audit/events',
+    operationId: 'listAuditEvents',
     summary: 'Audit records (Sandbox Events), newest first; non-admins see their own sandboxes only',
-    query: ['namespace', 'sandbox', 'reason', 'since', 'limit', 'continue'],
-    responses: { 200: AuditList, 400: ErrorBody, 401: ErrorBody },
+    query: AuditQuery,
+    responses: { 200: AuditList },
+    errors: [400, 401, 403, 404, 503],
   },
   {
     method: 'get',
     path: '/governance/policies',
+    operationId: 'getPolicies',
     summary: 'The cluster default and every namespace override (admin)',
-    responses: { 200: StoredPolicies, 401: ErrorBody, 403: ErrorBody, 500: ErrorBody },
+    responses: { 200: StoredPolicies },
+    errors: [401, 403, 500, 503],
   },
   {
     method: 'put',
     path: '/governance/policies',
+    operationId: 'setClusterPolicy',
     summary: 'Set the cluster default policy (admin)',
     request: Policy,
-    responses: { 200: Policy, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+    responses: { 200: Policy },
+    errors: [400, 401, 403, 409, 413, 503],
   },
   {
     method: 'put',
     path: '/governance/policies/{namespace}',
+    operationId: 'setNamespacePolicy',
     summary: 'Set a namespace override (admin)',
     request: Policy,
-    responses: { 200: Policy, 400: ErrorBody, 401: ErrorBody, 403: ErrorBody },
+    responses: { 200: Policy },
+    errors: [400, 401, 403, 409, 413, 503],
   },
   {
     method: 'delete',
     path: '/governance/policies/{namespace}',
+    operationId: 'deleteNamespacePolicy',
     summary: 'Remove a namespace override (admin)',
-    responses: { 204: undefined, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody },
+    responses: { 204: undefined },
+    errors: [400, 401, 403, 404, 409, 503],
   },
   {
     method: 'get',
     path: '/governance/effective',
+    operationId: 'getEffectivePolicy',
     summary: 'The policy in force in a namespace',
-    query: ['namespace'],
-    responses: { 200: EffectivePolicy, 401: ErrorBody, 500: ErrorBody },
+    query: NamespaceQuery,
+    responses: { 200: EffectivePolicy },
+    errors: [400, 401, 403, 500, 503],
+  },
+  {
+    method: 'get',
+    path: '/apikeys',
+    operationId: 'listApiKeys',
+    summary: 'List API keys, without the keys themselves (admin)',
+    responses: { 200: ApiKeyList },
+    errors: [401, 403, 503],
+  },
+  {
+    method: 'post',
+    path: '/apikeys',
+    operationId: 'createApiKey',
+    summary: 'Create an API key; the answer is the only time the key is shown (admin)',
+    request: CreateApiKeyRequest,
+    responses: { 201: CreatedApiKey },
+    errors: [400, 401, 403, 409, 413, 503],
+  },
+  {
+    method: 'delete',
+    path: '/apikeys/{keyId}',
+    operationId: 'revokeApiKey',
+    summary: 'Revoke an API key (admin)',
+    responses: { 204: undefined },
+    errors: [400, 401, 403, 404, 409, 503],
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    operationId: 'getOpenApiDocument',
+    summary: 'This document',
+    responses: { 200: OpenApiDocument },
+    errors: [401],
   },
 ];
+
+/** A schema as the document embeds it: JSON Schema 2020-12 without the dialect marker. */
+function inline(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input' });
+  return json;
+}
 
 /** The OpenAPI 3.1 document served at `/api/v1/openapi.json` and checked in as `api/openapi.json`. */
 export function openApiDocument(): Record<string, unknown> {
@@ -246,35 +359,53 @@ export function openApiDocument(): Record<string, unknown> {
     uri,
   });
   const components = Object.fromEntries(Object.entries(all.schemas).map(([id, json]) => [id, strip(json)]));
-  const ref = (s: z.ZodType): unknown => {
+  const ref = (s: z.ZodType): { $ref: string } => {
     const id = (s.meta() as { id?: string } | undefined)?.id;
     if (!id) throw new Error('every request and response schema needs meta({ id })');
     return { $ref: uri(id) };
   };
+  const json = (schema: unknown) => ({ content: { 'application/json': { schema } } });
   const paths: Record<string, Record<string, unknown>> = {};
   for (const op of operations) {
-    const params = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => ({
-      name: m[1],
-      in: 'path',
-      required: true,
-      schema: { type: 'string' },
-    }));
-    const query = (op.query ?? []).map((name) => ({
-      name,
-      in: 'query',
-      required: false,
-      schema: { type: 'string' },
-    }));
+    const inPath = [...op.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as PathParamName);
+    const parameters = [
+      ...inPath.map((name) => ({ name, in: 'path', required: true, schema: inline(PathParams[name]) })),
+      ...Object.entries(op.query?.shape ?? {}).map(([name, schema]) => ({
+        name,
+        in: 'query',
+        required: false,
+        schema: inline(schema as z.ZodType),
+      })),
+    ];
+    const success = Object.entries(op.responses).map(([status, body]): [string, unknown] => [
+      status,
+      body
+        ? { description: describe(status), ...json(ref(body)) }
+        : op.events && status === '200'
+          ? {
+              description:
+                'Server-Sent Events; the data of each event is the JSON of the schema named after it',
+              content: {
+                'text/event-stream': {
+                  schema: { type: 'string' },
+                  'x-sse-events': Object.fromEntries(
+                    Object.entries(op.events).map(([name, schema]) => [name, ref(schema)]),
+                  ),
+                },
+              },
+            }
+          : { description: describe(status) },
+    ]);
+    const refusals = op.errors.map((status): [string, unknown] => {
+      const bodies = op.refusals?.[status];
+      const schema = bodies ? { anyOf: bodies.map(ref) } : ref(ErrorBody);
+      return [String(status), { description: describe(String(status)), ...json(schema) }];
+    });
     (paths[op.path] ??= {})[op.method] = {
+      operationId: op.operationId,
       summary: op.summary,
-      parameters: [
-        ...params,
-        ...query,
-        { name: 'namespace', in: 'query', required: false, schema: { type: 'string' } },
-      ].filter((p, i, all) => all.findIndex((q) => q.name === p.name) === i),
-      ...(op.request
-        ? { requestBody: { required: false, content: { 'application/json': { schema: ref(op.request) } } } }
-        : {}),
+      ...(parameters.length > 0 ? { parameters } : {}),
+      ...(op.request ? { requestBody: { required: false, ...json(ref(op.request)) } } : {}),
       ...(op.rawRequest
         ? {
             requestBody: {
@@ -283,27 +414,10 @@ export function openApiDocument(): Record<string, unknown> {
             },
           }
         : {}),
-      responses: Object.fromEntries(
-        Object.entries(op.responses).map(([status, body]) => [
-          status,
-          body
-            ? { description: status, content: { 'application/json': { schema: ref(body) } } }
-            : op.events && status === '200'
-              ? {
-                  description:
-                    'Server-Sent Events; the data of each event is the JSON of the schema named after it',
-                  content: {
-                    'text/event-stream': {
-                      schema: { type: 'string' },
-                      'x-sse-events': Object.fromEntries(
-                        Object.entries(op.events).map(([name, schema]) => [name, ref(schema)]),
-                      ),
-                    },
-                  },
-                }
-              : { description: status },
-        ]),
-      ),
+      responses: {
+        ...Object.fromEntries([...success, ...refusals]),
+        ...(op.anyStatus ? { default: { description: op.anyStatus } } : {}),
+      },
     };
   }
   return {
@@ -322,7 +436,28 @@ export function openApiDocument(): Record<string, unknown> {
   };
 }
 
+const DESCRIPTIONS: Record<string, string> = {
+  '200': 'OK',
+  '201': 'Created',
+  '202': 'Accepted',
+  '204': 'No content',
+  '400': 'Invalid request: a parameter or body field is malformed (`fields` names each)',
+  '401': 'No valid X-API-Key or bearer token',
+  '403': 'Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service',
+  '404': 'No such object (or namespace)',
+  '409': 'Conflicts with the current state (exists already, not running, changed meanwhile)',
+  '413': 'Request body too large',
+  '424': 'The sandbox is not configured yet',
+  '429': 'Too many in flight',
+  '500': 'A stored policy is malformed, or a fault of the service',
+  '502': 'The sandbox did not answer',
+  '503': 'The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After',
+  '504': 'The operator did not publish the change in time',
+};
+const describe = (status: string) => DESCRIPTIONS[status] ?? `HTTP ${status}`;
+
+/** A registry entry as a component: its `$id` (a fragment URI, which OpenAPI 3.1 forbids) dropped. */
 function strip(json: Record<string, unknown>): Record<string, unknown> {
-  const { $schema: _, id: __, ...rest } = json;
+  const { $schema: _, $id: __, id: ___, ...rest } = json;
   return rest;
 }

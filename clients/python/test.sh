@@ -7,24 +7,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")"
 
-PYTHON="${PYTHON:-python3}"
-VENV=.venv
-if [[ ! -x "$VENV/bin/python" ]]; then
-  "$PYTHON" -m venv "$VENV"
-fi
-
-stamp="$VENV/.stamp-$(cat requirements-dev.txt pyproject.toml | sha256sum | cut -c1-16)"
-if [[ ! -f "$stamp" ]]; then
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check -r requirements-dev.txt
-  "$VENV/bin/python" -m pip install -q --disable-pip-version-check --no-build-isolation --no-deps -e .
-  rm -f "$VENV"/.stamp-*
-  touch "$stamp"
-fi
-
-bin="$VENV/bin"
-"$bin/ruff" check src tests
-"$bin/ruff" format --check src tests
-"$bin/mypy" --strict src
+source venv.sh
+"$bin/ruff" check src tests fuzz
+"$bin/ruff" format --check src tests fuzz
+"$bin/mypy" --strict src fuzz
 
 if [[ "${SVC_INTEGRATION:-}" == "1" ]]; then
   "$bin/pytest" -q

@@ -1,1 +1,3 @@
 export * from './sandboxes.ts';
+export * from './params.ts';
+export * from './keys.ts';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_SANDBOX_NAME } from '../crd/index.ts';
-import { SandboxSpec } from '../sandbox/index.ts';
+import { SandboxSpec, TemplateRef } from '../sandbox/index.ts';
 
 /** RFC 1123 label, also short enough for the names svc derives from a sandbox name. */
 export const SandboxName = z
@@ -13,6 +13,15 @@ export const NamespaceName = z
   .max(63)
   .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be an RFC 1123 label');
 
+/** A DNS-1123 subdomain, the shape of most Kubernetes object names (Secrets, classes, templates). */
+export const KubeObjectName = z
+  .string()
+  .max(253, 'must be at most 253 characters')
+  .regex(
+    /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/,
+    'must be a Kubernetes object name (RFC 1123 subdomain): lower-case letters, digits, - and .',
+  );
+
 /**
  * `POST /api/v1/sandboxes`: a name, a namespace (else `?namespace=` or the default) and
  * the Sandbox spec. `createdBy` and `cloneFromSnapshot` are the service's to set, so a
@@ -22,6 +31,8 @@ export const CreateSandboxRequest = SandboxSpec.omit({ createdBy: true, cloneFro
   .extend({
     name: SandboxName,
     namespace: NamespaceName.optional(),
+    // Copied into Events and object names: control characters there break kubectl.
+    templateRef: TemplateRef.extend({ name: KubeObjectName }),
   })
   .strict()
   .meta({ id: 'CreateSandboxRequest' });
@@ -30,7 +41,7 @@ export type CreateSandboxRequest = z.infer<typeof CreateSandboxRequest>;
 export const CloneRequest = z
   .object({
     name: SandboxName.optional(),
-    snapshotClass: z.string().min(1).max(253).optional(),
+    snapshotClass: KubeObjectName.optional(),
     /** Only the source's own namespace is accepted; present so a cross-namespace ask gets a clear 400. */
     namespace: NamespaceName.optional(),
   })
@@ -57,14 +68,6 @@ export const PortRequest = z
   })
   .strict()
   .meta({ id: 'PortRequest' });
-
-export const ListQuery = z.object({
-  namespace: NamespaceName.optional(),
-  mode: z.enum(['code', 'agent']).optional(),
-  phase: z.enum(['Pending', 'Creating', 'Running', 'Stopped', 'Error']).optional(),
-  limit: z.coerce.number().int().min(1).max(500).default(100),
-  continue: z.string().optional(),
-});
 
 export const ErrorBody = z
   .object({ error: z.string(), message: z.string() })

@@ -1,0 +1,1 @@
+export { pathParams, namespaceQuery } from './params.ts';
