@@ -47,7 +47,10 @@ export function recordActivity(deps: ApiDeps, sandbox: Sandbox): void {
     );
 }
 
-/** What the API returns for a Sandbox: the resource without server bookkeeping. */
+/**
+ * What the API returns for a Sandbox: the resource without server bookkeeping. Until the
+ * operator's first status write the phase is `Pending`, as the spec says a GET shows it.
+ */
 export function present(sandbox: Sandbox): Sandbox {
   const { metadata } = sandbox;
   return {
@@ -65,7 +68,7 @@ export function present(sandbox: Sandbox): Sandbox {
       ...(metadata.annotations ? { annotations: metadata.annotations } : {}),
     },
     spec: sandbox.spec,
-    status: sandbox.status ?? {},
+    status: { ...sandbox.status, phase: sandbox.status?.phase ?? 'Pending' },
   };
 }
 
