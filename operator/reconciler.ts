@@ -135,7 +135,11 @@ export class SandboxReconciler {
       return {
         phase: 'Error',
         message,
-        conditions: [{ type: 'TemplateResolved', ok: false, reason: 'TemplateNotFound', message }],
+        // Ready too, so tools that wait on Ready (kubectl wait, Argo CD) see why at once.
+        conditions: [
+          { type: 'TemplateResolved', ok: false, reason: 'TemplateNotFound', message },
+          { type: 'Ready', ok: false, reason: 'TemplateNotFound', message },
+        ],
         requeueMs: 5000, // templates are not watched: look again until it appears
       };
     }
@@ -164,6 +168,7 @@ export class SandboxReconciler {
         conditions: [
           resolved,
           { type: 'VolumeReady', ok: false, reason: 'SnapshotUnavailable', message: volume.error },
+          { type: 'Ready', ok: false, reason: 'SnapshotUnavailable', message: volume.error },
         ],
       };
     }

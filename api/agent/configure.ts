@@ -14,7 +14,7 @@ import {
 import { endSpan } from '../../telemetry/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { HttpError, badRequest, validationError } from '../errors/index.ts';
+import { badRequest, validationError } from '../errors/index.ts';
 import {
   readBounded,
   refusalOutcome,
@@ -70,16 +70,7 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
     const outcome = refusalOutcome(err);
     if (outcome)
       deps.metrics.observe('configure', { template, outcome }, (performance.now() - started) / 1000);
-    if (err instanceof HttpError && err.code === 'policy_violation') {
-      await deps.audit.record({
-        sandbox,
-        reason: 'ConfigureDenied',
-        type: 'Warning',
-        message: `configure by ${caller.user} denied: ${err.message}`,
-        actor: caller.user,
-      });
-    }
-    throw err;
+    throw err; // audited by the route (auditingRefusals)
   }
 
   const digest = filesDigest(request.files);

@@ -138,16 +138,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
     refused(span, err, started);
     const outcome = refusalOutcome(err);
     if (outcome) deps.metrics.observe('invoke', { template, outcome }, (performance.now() - started) / 1000);
-    if (err instanceof HttpError && err.code === 'policy_violation') {
-      void deps.audit.record({
-        sandbox,
-        reason: 'InvokeDenied',
-        type: 'Warning',
-        message: `invoke by ${caller.user} denied by governance: ${err.message}`,
-        actor: caller.user,
-      });
-    }
-    throw err;
+    throw err; // audited by the route (auditingRefusals)
   }
 }
 

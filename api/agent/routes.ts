@@ -6,12 +6,13 @@ import { ownedSandbox, readJson } from '../sandboxes/index.ts';
 import { requireAgentMode, sandboxdOf } from './checks.ts';
 import { configure } from './configure.ts';
 import { invoke } from './invoke.ts';
+import { auditingRefusals } from './refusals.ts';
 
 /** Agent mode: configure once, invoke on demand, cancel by invoke id. */
 export function agentRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
-  app.post('/:id/configure', (c) => configure(c, deps));
-  app.post('/:id/invoke', (c) => invoke(c, deps));
+  app.post('/:id/configure', (c) => auditingRefusals(c, deps, 'configure', () => configure(c, deps)));
+  app.post('/:id/invoke', (c) => auditingRefusals(c, deps, 'invoke', () => invoke(c, deps)));
 
   // Runs live in sandboxd, so any API replica can cancel any invoke: no sticky routing.
   app.post('/:id/invoke/cancel', async (c) => {

@@ -13,6 +13,8 @@ export interface AuditEntry {
   /** Human text. Never argv, stdin or secret values. */
   message: string;
   actor: string;
+  /** For a call the API refused or failed: its HTTP status and error code. */
+  refusal?: { status: number; error: string };
 }
 
 /**
@@ -43,6 +45,7 @@ export class AuditRecorder {
         namespace,
         actor: entry.actor,
         message: entry.message,
+        ...(entry.refusal ? { status: entry.refusal.status, error: entry.refusal.error } : {}),
       },
       'audit',
     );

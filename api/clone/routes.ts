@@ -42,59 +42,101 @@ export function cloneRoutes(deps: ApiDeps): Hono {
         `sandbox ${sourceName} has no workspace volume to clone yet: it has never reached Running or Stopped (phase: ${phase ?? 'none'})`,
       );
     }
-    const ts = Math.floor(deps.clock().getTime() / 1000);
-    const name = parsed.data.name ?? cloneName(sourceName, ts);
-    const named = SandboxName.safeParse(name);
-    if (!named.success) throw validationError(named.error, 'name');
-    if (deps.cache.get(namespace, name) ?? (await deps.sandboxes.read(namespace, name))) {
-      throw conflict(`sandbox ${name} already exists in namespace ${namespace}`);
+    if (parsed.data.name !== undefined) {
+      const named = SandboxName.safeParse(parsed.data.name);
+      if (!named.success) throw validationError(named.error, 'name');
+      if (await exists(deps, namespace, parsed.data.name)) throw taken(parsed.data.name, namespace);
+    }
+    const snapshotClass = parsed.data.snapshotClass;
+    if (snapshotClass !== undefined && !(await deps.snapshots.classExists(snapshotClass))) {
+      throw new HttpError(
+        400,
+        'snapshot_class_not_found',
+        `VolumeSnapshotClass "${snapshotClass}" does not exist; omit snapshotClass for the cluster's default`,
+      );
     }
 
     const { createdBy: _, ...copied } = structuredClone(source.spec);
     const spec = { ...copied, stopped: false, createdBy: c.var.caller.user };
-    // Quotas apply to clones as to creates.
-    await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec });
-
-    const snapshot = snapshotName(sourceName, ts);
-    await deps.snapshots.create({
-      namespace,
-      name: snapshot,
-      claim: workspaceClaimName(sourceName),
-      snapshotClass: parsed.data.snapshotClass,
-      labels: { [Labels.sandbox]: sourceName },
-    });
     const configured = source.metadata.annotations?.[Annotations.configureFiles];
-    try {
-      await deps.sandboxes.create(namespace, {
-        apiVersion: `${GROUP}/${VERSION}`,
-        kind: 'Sandbox',
-        metadata: {
-          name,
-          namespace,
-          annotations: {
-            [Annotations.clonedFrom]: sourceName,
-            // The configure travels with the spec, so the clone's installCommandHash is the
-            // source's. Its install runs once more in the clone: what it put outside
-            // /workspace (system packages, caches) is not in the snapshot.
-            ...(configured === undefined ? {} : { [Annotations.configureFiles]: configured }),
-          },
-        },
-        spec: { ...spec, cloneFromSnapshot: snapshot },
+    // Snapshot names keep the spec's `<source>-snap-<unix-ts>`, so clones of one source in
+    // the same second take the next free second (as do unnamed clones' default names):
+    // forking several agents at once is normal and none of them gets a 409 for it.
+    let ts = Math.floor(deps.clock().getTime() / 1000);
+    let admitted: string | undefined;
+    for (let tries = 0; ; tries++, ts++) {
+      if (tries >= MAX_SECONDS_AHEAD) {
+        throw new HttpError(
+          503,
+          'clone_busy',
+          `no free snapshot name for ${sourceName} within ${MAX_SECONDS_AHEAD} s; retry`,
+          { headers: { 'retry-after': '1' } },
+        );
+      }
+      const name = parsed.data.name ?? cloneName(sourceName, ts);
+      const named = SandboxName.safeParse(name);
+      if (!named.success) throw validationError(named.error, 'name');
+      if (parsed.data.name === undefined && (await exists(deps, namespace, name))) continue;
+      if (admitted !== name) {
+        // Quotas apply to clones as to creates; a changed name is reserved anew.
+        await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec });
+        admitted = name;
+      }
+      const snapshot = snapshotName(sourceName, ts);
+      const free = await deps.snapshots.create({
+        namespace,
+        name: snapshot,
+        claim: workspaceClaimName(sourceName),
+        snapshotClass,
+        labels: { [Labels.sandbox]: sourceName },
       });
-    } catch (err) {
-      // A clone that could not be created must not leave a snapshot nobody asked to keep.
-      await deps.snapshots.delete(namespace, snapshot);
-      throw err;
+      if (!free) continue;
+      try {
+        await deps.sandboxes.create(namespace, {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'Sandbox',
+          metadata: {
+            name,
+            namespace,
+            annotations: {
+              [Annotations.clonedFrom]: sourceName,
+              // The configure travels with the spec, so the clone's installCommandHash is the
+              // source's. Its install runs once more in the clone: what it put outside
+              // /workspace (system packages, caches) is not in the snapshot.
+              ...(configured === undefined ? {} : { [Annotations.configureFiles]: configured }),
+            },
+          },
+          spec: { ...spec, cloneFromSnapshot: snapshot },
+        });
+      } catch (err) {
+        // A clone that could not be created must not leave a snapshot nobody asked to keep.
+        await deps.snapshots.delete(namespace, snapshot);
+        // A default name someone took since we looked: the next second's name.
+        if (parsed.data.name === undefined && err instanceof HttpError && err.status === 409) continue;
+        throw err;
+      }
+      return c.json(accepted(name, namespace, snapshot, sourceName), 202);
     }
-    const body: CloneResponse = {
-      name,
-      namespace,
-      snapshot,
-      clonedFrom: sourceName,
-      phase: 'Pending',
-      message: `clone accepted; poll GET /api/v1/sandboxes/${name} until status.phase is Running`,
-    };
-    return c.json(body, 202);
   });
   return app;
+}
+
+/** How many seconds past now a clone looks for a free snapshot name before giving up. */
+const MAX_SECONDS_AHEAD = 120;
+
+const exists = async (deps: ApiDeps, namespace: string, name: string) =>
+  !!(deps.cache.get(namespace, name) ?? (await deps.sandboxes.read(namespace, name)));
+
+const taken = (name: string, namespace: string) =>
+  conflict(`sandbox ${name} already exists in namespace ${namespace}`);
+
+function accepted(name: string, namespace: string, snapshot: string, clonedFrom: string): CloneResponse {
+  return {
+    name,
+    namespace,
+    snapshot,
+    clonedFrom,
+    phase: 'Pending',
+    message: `clone accepted; poll GET /api/v1/sandboxes/${name} until status.phase is Running`,
+  };
 }

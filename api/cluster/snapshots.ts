@@ -14,13 +14,14 @@ export class SnapshotWriter {
     this.#custom = kc.makeApiClient(CustomObjectsApi);
   }
 
+  /** Creates the snapshot; false when one of that name exists already (the caller picks another). */
   async create(opts: {
     namespace: string;
     name: string;
     claim: string;
     snapshotClass?: string;
     labels: Record<string, string>;
-  }): Promise<void> {
+  }): Promise<boolean> {
     const body = {
       apiVersion: `${group}/${version}`,
       kind: 'VolumeSnapshot',
@@ -38,8 +39,24 @@ export class SnapshotWriter {
         plural,
         body,
       });
+      return true;
     } catch (err) {
+      if (statusCode(err) === 409) return false;
       throw snapshotError(err);
+    }
+  }
+
+  /**
+   * Whether the VolumeSnapshotClass exists. Without the snapshot CRDs the resource itself is
+   * missing: that is not the class's fault, so it counts as present and the create says why.
+   */
+  async classExists(name: string): Promise<boolean> {
+    try {
+      await this.#custom.getClusterCustomObject({ group, version, plural: 'volumesnapshotclasses', name });
+      return true;
+    } catch (err) {
+      if (statusCode(err) !== 404) throw err;
+      return !isObjectNotFound(err);
     }
   }
 
@@ -64,12 +81,24 @@ function snapshotError(err: unknown): Error {
         'install the VolumeSnapshot CRDs, a snapshot controller and a VolumeSnapshotClass to clone sandboxes',
     );
   }
-  if (code === 409)
-    return new HttpError(409, 'conflict', 'a snapshot of this sandbox was taken this second; retry');
   const message = (err as { body?: unknown }).body;
   return new HttpError(
     500,
     'snapshot_failed',
     `failed to create VolumeSnapshot: ${typeof message === 'string' ? message : String(err)}`,
   );
+}
+
+/** A 404 about a named object (a Status with reason NotFound), not about a missing resource type. */
+function isObjectNotFound(err: unknown): boolean {
+  const body = (err as { body?: unknown }).body;
+  try {
+    const status = (typeof body === 'string' ? JSON.parse(body) : body) as {
+      reason?: string;
+      details?: { name?: string };
+    };
+    return status?.reason === 'NotFound' && !!status.details?.name;
+  } catch {
+    return false;
+  }
 }

@@ -4,6 +4,7 @@ import { PolicyMalformedError } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import { HttpError, forbidden, notFound, policyViolation } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
+import { requireTemplate } from './templates.ts';
 
 /** The namespace a request addresses: `?namespace=`, else the deployment's default. */
 export function requestNamespace(c: Context, deps: ApiDeps): string {
@@ -47,7 +48,10 @@ export function recordActivity(deps: ApiDeps, sandbox: Sandbox): void {
     );
 }
 
-/** What the API returns for a Sandbox: the resource without server bookkeeping. */
+/**
+ * What the API returns for a Sandbox: the resource without server bookkeeping. Until the
+ * operator's first status write the phase is `Pending`, as the spec says a GET shows it.
+ */
 export function present(sandbox: Sandbox): Sandbox {
   const { metadata } = sandbox;
   return {
@@ -65,18 +69,23 @@ export function present(sandbox: Sandbox): Sandbox {
       ...(metadata.annotations ? { annotations: metadata.annotations } : {}),
     },
     spec: sandbox.spec,
-    status: sandbox.status ?? {},
+    status: { ...sandbox.status, phase: sandbox.status?.phase ?? 'Pending' },
   };
 }
 
-/** Governance for a create or a clone: 403 `policy_violation` listing every violation. */
+/**
+ * Admission of a create or a clone: 400 `template_not_found` for a template that does not
+ * exist, then governance: 403 `policy_violation` listing every violation.
+ */
 export async function admitCreate(
   deps: ApiDeps,
   input: { user: string; namespace: string; name: string; spec: SandboxSpec },
 ): Promise<void> {
-  const violations = await deps.governance.checkCreate(input).catch((err: unknown) => {
+  const malformed = (err: unknown) => {
     if (err instanceof PolicyMalformedError) throw new HttpError(500, 'policy_malformed', err.message);
     throw err;
-  });
+  };
+  await requireTemplate(deps, input.namespace, input.spec.templateRef).catch(malformed);
+  const violations = await deps.governance.checkCreate(input).catch(malformed);
   if (violations.length > 0) throw policyViolation(violations);
 }

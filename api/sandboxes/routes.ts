@@ -34,7 +34,10 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     const visible = deps.cache
       .list(namespace)
       .filter((s) => !s.metadata.deletionTimestamp && canAccess(c.var.caller, s))
-      .filter((s) => (mode ? s.spec.mode === mode : true) && (phase ? s.status?.phase === phase : true));
+      .filter(
+        (s) =>
+          (mode ? s.spec.mode === mode : true) && (phase ? (s.status?.phase ?? 'Pending') === phase : true),
+      );
     const page = paginate(visible, limit, query.data.continue);
     return c.json({ items: page.items.map(present), continue: page.continue });
   });

@@ -23,16 +23,27 @@ export const KubeObjectName = z
   );
 
 /**
- * `POST /api/v1/sandboxes`: a name, a namespace (else `?namespace=` or the default) and
- * the Sandbox spec. `createdBy` and `cloneFromSnapshot` are the service's to set, so a
- * body carrying them is refused rather than silently overridden.
+ * `createdBy` in a request body: accepted, so a body copied from a GET is not refused, and
+ * always overwritten with the authenticated caller (as the webhook does for `kubectl apply`).
  */
-export const CreateSandboxRequest = SandboxSpec.omit({ createdBy: true, cloneFromSnapshot: true })
+const IgnoredCreatedBy = z
+  .string()
+  .max(512)
+  .optional()
+  .meta({ description: 'Ignored: the service sets createdBy to the authenticated caller.' });
+
+/**
+ * `POST /api/v1/sandboxes`: a name, a namespace (else `?namespace=` or the default) and
+ * the Sandbox spec. `cloneFromSnapshot` is the service's to set (clone), so a body carrying
+ * it is refused; `createdBy` is accepted and replaced by the caller.
+ */
+export const CreateSandboxRequest = SandboxSpec.omit({ cloneFromSnapshot: true })
   .extend({
     name: SandboxName,
     namespace: NamespaceName.optional(),
     // Copied into Events and object names: control characters there break kubectl.
     templateRef: TemplateRef.extend({ name: KubeObjectName }),
+    createdBy: IgnoredCreatedBy,
   })
   .strict()
   .meta({ id: 'CreateSandboxRequest' });
@@ -44,6 +55,7 @@ export const CloneRequest = z
     snapshotClass: KubeObjectName.optional(),
     /** Only the source's own namespace is accepted; present so a cross-namespace ask gets a clear 400. */
     namespace: NamespaceName.optional(),
+    createdBy: IgnoredCreatedBy,
   })
   .strict()
   .meta({ id: 'CloneRequest' });

@@ -15,6 +15,23 @@ let api: TestApi;
 
 beforeAll(async () => {
   api = await startTestApi(ns);
+  // A clone's snapshotClass must exist; this one is only named, never used by a driver.
+  await ns.custom
+    .createClusterCustomObject({
+      group: 'snapshot.storage.k8s.io',
+      version: 'v1',
+      plural: 'volumesnapshotclasses',
+      body: {
+        apiVersion: 'snapshot.storage.k8s.io/v1',
+        kind: 'VolumeSnapshotClass',
+        metadata: { name: 'fast' },
+        driver: 'fast.example.test',
+        deletionPolicy: 'Delete',
+      },
+    })
+    .catch((err: { code?: number }) => {
+      if (err.code !== 409) throw err;
+    });
   for (const [name, phase] of [
     ['src', 'Running'],
     ['stopped', 'Stopped'],

@@ -52,14 +52,14 @@ describe('POST /api/v1/sandboxes', () => {
     ]);
   });
 
-  it('refuses a createdBy in the body: it comes only from the authenticated caller', async () => {
+  it('refuses a cloneFromSnapshot in the body: only clone sets it', async () => {
     const res = await create(api.keys.alice, {
       name: 'spoof',
       templateRef: { name: 'default' },
-      createdBy: 'bob',
+      cloneFromSnapshot: 'someone-elses-snap',
     });
     expect(res.status).toBe(400);
-    expect(JSON.stringify(await res.json())).toContain('createdBy');
+    expect(JSON.stringify(await res.json())).toContain('cloneFromSnapshot');
   });
 
   it('answers 400 for a body that is not JSON, never 500', async () => {
@@ -86,7 +86,7 @@ describe('GET, list, stop, resume, DELETE', () => {
     expect(res.status).toBe(200);
     const body = (await res.json()) as Sandbox;
     expect(body.metadata.name).toBe('a-code');
-    expect(body.status).toEqual({});
+    expect(body.status).toEqual({ phase: 'Pending' }); // no operator here: it never wrote status
   });
 
   it('404 for a sandbox that does not exist, 403 for another user', async () => {

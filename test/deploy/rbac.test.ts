@@ -314,7 +314,17 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
     const reasons = ((await audit.json()) as { items: { reason: string }[] }).items.map((e) => e.reason);
     expect(reasons).toEqual(expect.arrayContaining(['AgentConfigured', 'AgentInvokeCompleted']));
 
-    const clone = await call('POST', '/sandboxes/agent/clone', keys.alice, { name: 'copy' });
+    // A mistyped template lists the templates (list), a named snapshot class is looked up (get).
+    const typo = await call('POST', '/sandboxes', keys.alice, {
+      name: 'typo',
+      templateRef: { name: 'defualt' },
+    });
+    expect(typo.status, await typo.clone().text()).toBe(400);
+    expect(await typo.json()).toMatchObject({ error: 'template_not_found' });
+    const clone = await call('POST', '/sandboxes/agent/clone', keys.alice, {
+      name: 'copy',
+      snapshotClass: 'svc-devnode',
+    });
     expect(clone.status, await clone.clone().text()).toBe(202);
     await phase('copy', 'Running');
 

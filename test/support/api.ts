@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { Policy } from '../../core/index.ts';
+import { GROUP, Policy, VERSION } from '../../core/index.ts';
 import {
   Governance,
   PolicyStore,
@@ -88,6 +88,7 @@ export async function startTestApi(
     statusWaitMs: opts.statusWaitMs ?? 30_000,
     tracing: opts.tracing ?? createTracing({ serviceName: 'svc-api-test' }),
   };
+  await ensureDefaultTemplate(ns);
   const app = createApp(deps);
   const served: ServedApi[] = [];
   const made = {
@@ -123,4 +124,27 @@ export async function startTestApi(
       await cache.stop();
     },
   };
+}
+
+/**
+ * The API refuses a create naming a template that does not exist, so its tests get the
+ * ClusterSandboxTemplate `default` that `make dev` installs. Only an image: no limits or
+ * lifetimes that would meet a test's governance policy. Shared by every file; never deleted.
+ */
+async function ensureDefaultTemplate(ns: TestNamespace): Promise<void> {
+  await ns.custom
+    .createClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'clustersandboxtemplates',
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'ClusterSandboxTemplate',
+        metadata: { name: 'default' },
+        spec: { image: 'docker.io/library/debian:bookworm' },
+      },
+    })
+    .catch((err: { code?: number }) => {
+      if (err.code !== 409) throw err;
+    });
 }

@@ -1,0 +1,57 @@
+import { CustomObjectsApi } from '@kubernetes/client-node';
+import { GROUP, VERSION, type SandboxSpec } from '../../core/index.ts';
+import { statusCode } from '../cluster/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { HttpError } from '../errors/index.ts';
+
+type TemplateRef = SandboxSpec['templateRef'];
+const plurals = {
+  ClusterSandboxTemplate: 'clustersandboxtemplates',
+  SandboxTemplate: 'sandboxtemplates',
+} as const;
+
+/**
+ * 400 `template_not_found` when the template a create names does not exist, naming the
+ * templates the caller may use instead (those governance's `allowedTemplates` lets through).
+ * Only the API refuses: a Sandbox applied with kubectl is still accepted and waits in
+ * `Error` until its template appears, as GitOps tools expect.
+ */
+export async function requireTemplate(deps: ApiDeps, namespace: string, ref: TemplateRef): Promise<void> {
+  const custom = deps.kc.makeApiClient(CustomObjectsApi);
+  const scope = { group: GROUP, version: VERSION };
+  try {
+    if (ref.kind === 'SandboxTemplate')
+      await custom.getNamespacedCustomObject({
+        ...scope,
+        plural: plurals[ref.kind],
+        namespace,
+        name: ref.name,
+      });
+    else await custom.getClusterCustomObject({ ...scope, plural: plurals[ref.kind], name: ref.name });
+    return;
+  } catch (err) {
+    if (statusCode(err) !== 404) throw err;
+  }
+  const names = (list: unknown) =>
+    ((list as { items?: { metadata?: { name?: string } }[] }).items ?? []).map((t) => t.metadata?.name ?? '');
+  const [cluster, namespaced, policy] = await Promise.all([
+    custom.listClusterCustomObject({ ...scope, plural: plurals.ClusterSandboxTemplate }).then(names),
+    custom.listNamespacedCustomObject({ ...scope, plural: plurals.SandboxTemplate, namespace }).then(names),
+    deps.governance.effective(namespace),
+  ]);
+  const allowed = (name: string) => !policy.allowedTemplates || policy.allowedTemplates.includes(name);
+  const templates = [
+    ...cluster.filter(allowed).map((name) => ({ kind: 'ClusterSandboxTemplate', name })),
+    ...namespaced.filter(allowed).map((name) => ({ kind: 'SandboxTemplate', name })),
+  ].sort((a, b) => a.name.localeCompare(b.name) || a.kind.localeCompare(b.kind));
+  const choice =
+    templates.length === 0
+      ? 'there is no template you may use'
+      : `templates you may use: ${templates.map((t) => `${t.name} (${t.kind})`).join(', ')}`;
+  throw new HttpError(
+    400,
+    'template_not_found',
+    `${ref.kind} "${ref.name}" not found${ref.kind === 'SandboxTemplate' ? ` in namespace ${namespace}` : ''}; ${choice}`,
+    { extra: { templates } },
+  );
+}
