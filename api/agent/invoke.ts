@@ -78,6 +78,15 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
       throw new HttpError(502, 'sandbox_error', `sandboxd refused the invoke: ${JSON.stringify(res.body)}`);
     }
     const upstream = res.stream;
+    // Written before the first byte is streamed, so an invoke cut short by the API's own
+    // death (no `finish`, no end record) still has its record; sandboxd has just accepted the run.
+    await deps.audit.record({
+      sandbox,
+      reason: 'AgentInvokeStarted',
+      type: 'Normal',
+      message: `invoke ${invokeId} by ${caller.user} started`,
+      actor: caller.user,
+    });
 
     c.header('content-type', 'text/event-stream; charset=utf-8');
     c.header('cache-control', 'no-cache');
