@@ -6,7 +6,8 @@
  * `check`: prints `<file> <size> <sha256>` for every complete file.
  * `serve`: prints `ready <shell pid> <child pid>`, then waits on a child (`sleep`) until
  * SIGTERM, which it records in /workspace/got-term before it exits.
- * `alive <pid>…`: prints `alive <pid>` for each pid that still runs in the sandbox.
+ * `alive <pid>…`: prints `alive <pid> <state>` for each pid that still exists in the sandbox
+ * (state `Z`: a zombie no one reaped), then the SIGTERM marker.
  * `put <name> <text>` / `get <name>`: a file in /workspace/data, and its sha256.
  */
 export const FAULT_AGENT = `read mode arg1 arg2
@@ -32,7 +33,9 @@ serve)
   echo "ready $$ $!"
   wait ;;
 alive)
-  for p in $arg1 $arg2; do [ -e /proc/$p ] && echo "alive $p"; done
+  for p in $arg1 $arg2; do
+    [ -e /proc/$p ] && echo "alive $p $(cut -d' ' -f3 /proc/$p/stat)"
+  done
   cat /workspace/got-term 2>/dev/null ;;
 put)
   mkdir -p /workspace/data && echo "$arg2" > /workspace/data/$arg1
