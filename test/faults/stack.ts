@@ -118,19 +118,27 @@ export class DevStack {
     return (await processes()).filter((p) => p.argv.some((a) => a.includes(`${this.dir}/`)));
   }
 
-  /** Mount ids (unique while a mount lives) of every mount under the folder. */
-  async mounts(): Promise<Map<string, string>> {
+  /**
+   * Every mount point under the folder, one entry per mount (a mount stacked on another
+   * shows its point twice), sorted.
+   */
+  async mounts(): Promise<string[]> {
     const info = await readFile('/proc/self/mountinfo', 'utf8');
     const under = new Set(await mountsUnder(this.dir));
-    const out = new Map<string, string>();
-    for (const line of info.split('\n')) {
-      const fields = line.split(' ');
-      const point = (fields[4] ?? '').replace(/\\([0-7]{3})/g, (_, o: string) =>
-        String.fromCharCode(parseInt(o, 8)),
-      );
-      if (under.has(point)) out.set(fields[0]!, point);
-    }
-    return out;
+    return info
+      .split('\n')
+      .map((line) =>
+        (line.split(' ')[4] ?? '').replace(/\\([0-7]{3})/g, (_, o: string) =>
+          String.fromCharCode(parseInt(o, 8)),
+        ),
+      )
+      .filter((point) => under.has(point))
+      .sort();
+  }
+
+  /** A component's log (`.dev/logs/<name>.log`). */
+  log(component: string): Promise<string> {
+    return readFile(join(this.dir, 'logs', `${component}.log`), 'utf8').catch(() => '');
   }
 
   core(): CoreV1Api {
