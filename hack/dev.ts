@@ -25,7 +25,7 @@ import { unmountUnder } from '../devnode/index.ts';
 import { ignoring } from '../kube/index.ts';
 import { helmBinary, parseManifests, renderChart } from './helm/kustomize.ts';
 import { lockStateDir } from './dev/lock.ts';
-import { parsePort, portProblem } from './dev/port.ts';
+import { listensOn, parsePort, portProblem } from './dev/port.ts';
 import { supervise, type Supervised } from './dev/supervisor.ts';
 import { webhookConfigurations } from '../webhook/index.ts';
 import {
@@ -156,7 +156,7 @@ async function main(): Promise<number> {
     );
     const url = `http://127.0.0.1:${port}`;
     step(`waiting for the API on ${url}…`);
-    await waitForOurApi(url, keys.admin, api);
+    await waitForOurApi(port, keys.admin, api);
 
     const env = {
       SVC_BASE_URL: url,
@@ -204,15 +204,18 @@ async function main(): Promise<number> {
 }
 
 /**
- * Waits until the API on `url` answers an authenticated call with this run's admin key:
- * /healthz alone would also be answered by another program on the port, or by another
- * svc. Fails at once if our API process dies meanwhile (its log says why).
+ * Waits until the API on 127.0.0.1:`port` answers an authenticated call with this run's
+ * admin key, and the socket that answered is our API process's own: a status code alone
+ * would also come from another program on the port. Fails at once if our API process dies
+ * meanwhile (its log says why).
  */
-async function waitForOurApi(url: string, adminKey: string, api: Supervised): Promise<void> {
+async function waitForOurApi(port: number, adminKey: string, api: Supervised): Promise<void> {
+  const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + API_START_TIMEOUT_MS;
   let last: string;
   for (;;) {
-    if (api.pid === undefined || api.restarts > 0) {
+    const pid = api.pid;
+    if (pid === undefined || api.restarts > 0) {
       const log = await readFile(api.logPath, 'utf8').catch(() => '');
       throw new Error(
         `the API exited while starting; the end of ${api.logPath}:\n${log.trimEnd().split('\n').slice(-15).join('\n')}`,
@@ -224,8 +227,8 @@ async function waitForOurApi(url: string, adminKey: string, api: Supervised): Pr
         signal: AbortSignal.timeout(5_000),
       });
       await res.body?.cancel();
-      if (res.status === 200) return;
-      last = `HTTP ${res.status}`;
+      if (res.status === 200 && (await listensOn(pid, port))) return;
+      last = res.status === 200 ? `HTTP 200 from a process that is not our API` : `HTTP ${res.status}`;
     } catch (err) {
       last = (err as Error).message;
     }
