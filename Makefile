@@ -14,9 +14,10 @@ help:
 	@echo "            PORT=9090 for another port than 8080)"
 	@echo "make test   install what is needed, then typecheck, lint, unit and integration tests"
 
-# npm packages, from the lockfile. The stamp makes a second run free.
+# npm packages, from the lockfile, with the machine's npm (hack/npm-ci.sh folds the engine
+# warnings an older system Node causes into one line). The stamp makes a second run free.
 node_modules/.stamp: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	@bash hack/npm-ci.sh
 	@touch $@
 
 deps: node_modules/.stamp system-deps
