@@ -4,7 +4,7 @@
 // same folder, and never prints its banner for a server that is not its own.
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,6 +13,7 @@ import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, expect, test } from 'vitest';
 import { mountsUnder } from '../devnode/index.ts';
 import { freePort, waitFor } from './controlplane/index.ts';
+import { readmeShellBlocks } from './support/readme.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-test-devnode-dev-'));
 afterAll(() => rm(dir, { recursive: true, force: true }));
@@ -96,6 +97,27 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
 
     expect(env.SVC_BASE_URL).toBe(`http://127.0.0.1:${port}`);
     expect((await fetch(`${env.SVC_BASE_URL}/healthz`)).status).toBe(200);
+
+    // The README's examples, as a newcomer pastes them (from a checkout whose .dev is this one).
+    const checkout = await mkdtemp(join(tmpdir(), 'svc-test-readme-'));
+    await symlink(dir, join(checkout, '.dev'));
+    const examples = (await readmeShellBlocks()).filter((b) => b.startsWith('source .dev/env'));
+    expect(examples).toHaveLength(2);
+    const ran = [];
+    for (const block of examples) {
+      const env = { ...process.env, KUBECONFIG: '', PATH: '/usr/sbin:/usr/bin:/sbin:/bin' };
+      ran.push(
+        (await exec('bash', ['-euo', 'pipefail', '-c', block], { cwd: checkout, env, timeout: 120_000 }))
+          .stdout,
+      );
+    }
+    await rm(checkout, { recursive: true, force: true });
+    expect(ran[0]).toMatch(
+      /sandbox\.svc\.io\/hello condition met\n\{"apiVersion":"svc\.io\/v1alpha1".*"phase":"Running"/,
+    );
+    expect(ran[0]).toMatch(/\nhello +code +Running +default /);
+    expect(ran[1]).toContain('event: log\ndata: {"stream":"stdout","data":"HELLO\\n"}\n\nevent: exit\n');
+    expect(ran[1]).toMatch(/"exitCode":0,"durationMs":\d+,"reason":"completed"/);
     const created = await fetch(`${env.SVC_BASE_URL}/api/v1/sandboxes`, {
       method: 'POST',
       headers: { 'x-api-key': env.SVC_ALICE_KEY!, 'content-type': 'application/json' },
