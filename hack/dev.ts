@@ -217,6 +217,11 @@ async function waitForOurApi(port: number, adminKey: string, api: Supervised): P
     const pid = api.pid;
     if (pid === undefined || api.restarts > 0) {
       const log = await readFile(api.logPath, 'utf8').catch(() => '');
+      if (log.includes('EADDRINUSE'))
+        throw new Error(
+          `port ${port} on 127.0.0.1 was taken by another program while make dev was starting. ` +
+            `Stop it, or choose another port: make dev PORT=${port + 1}`,
+        );
       throw new Error(
         `the API exited while starting; the end of ${api.logPath}:\n${log.trimEnd().split('\n').slice(-15).join('\n')}`,
       );
