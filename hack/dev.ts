@@ -73,9 +73,16 @@ async function main(): Promise<number> {
         `or give this one its own state folder.`,
     );
   }
+  // Ctrl-C (or SIGTERM, SIGHUP) at any time stops what has started, so even a start cut
+  // short leaves no mount; it takes effect at the next step. A second Ctrl-C kills at once.
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop.abort());
+  const stopped = new Promise<void>((done) => stop.signal.addEventListener('abort', () => done()));
   const started = performance.now();
-  const step = (line: string) =>
+  const step = (line: string) => {
+    stop.signal.throwIfAborted();
     say(`[${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+  };
   const children: Supervised[] = [];
   let cp: Awaited<ReturnType<typeof startControlPlane>> | undefined;
   try {
@@ -156,7 +163,7 @@ async function main(): Promise<number> {
     );
     const url = `http://127.0.0.1:${port}`;
     step(`waiting for the API on ${url}…`);
-    await waitForOurApi(port, keys.admin, api);
+    await waitForOurApi(port, keys.admin, api, stop.signal);
 
     const env = {
       SVC_BASE_URL: url,
@@ -185,15 +192,13 @@ async function main(): Promise<number> {
     say(`  source ${join(dir, 'env')}   # the above as shell variables, KUBECONFIG, kubectl on PATH`);
     say(`  logs: ${join(dir, 'logs')}/   — Ctrl-C stops everything`);
 
-    await new Promise<void>((done) => {
-      process.once('SIGINT', done);
-      process.once('SIGTERM', done);
-      process.once('SIGHUP', done);
-    });
+    await stopped;
     say('stopping…');
     return 0;
   } catch (err) {
-    return fail((err as Error).message);
+    if (!stop.signal.aborted) return fail((err as Error).message);
+    say('stopping before it was ready…');
+    return 0;
   } finally {
     for (const c of children.reverse()) await c.stop();
     await cp?.stop();
@@ -209,11 +214,17 @@ async function main(): Promise<number> {
  * would also come from another program on the port. Fails at once if our API process dies
  * meanwhile (its log says why).
  */
-async function waitForOurApi(port: number, adminKey: string, api: Supervised): Promise<void> {
+async function waitForOurApi(
+  port: number,
+  adminKey: string,
+  api: Supervised,
+  stopping: AbortSignal,
+): Promise<void> {
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + API_START_TIMEOUT_MS;
   let last: string;
   for (;;) {
+    stopping.throwIfAborted();
     const pid = api.pid;
     if (pid === undefined || api.restarts > 0) {
       const log = await readFile(api.logPath, 'utf8').catch(() => '');

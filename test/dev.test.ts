@@ -165,7 +165,26 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
       { timeoutMs: 60_000, describe: () => `first-run phase: ${phase}` },
     );
   });
-}, 300_000);
+
+  // Ctrl-C while it is still starting (devnode already runs the sandboxes' Pods): it stops
+  // what it started, and nothing stays mounted.
+  const child = spawn('node_modules/.bin/node', ['hack/dev.ts', '--dir', dir, '--port', String(port)], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let third = '';
+  child.stdout.on('data', (c: Buffer) => (third += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (third += c.toString()));
+  const exited = once(child, 'exit');
+  await waitFor(async () => third.includes('starting devnode') && (await mountsUnder(dir)).length > 0, {
+    timeoutMs: 90_000,
+    intervalMs: 20,
+    describe: () => third,
+  });
+  child.kill('SIGINT');
+  expect(((await exited) as [number | null])[0]).toBe(0);
+  expect(third).toMatch(/stopping/);
+  expect(await mountsUnder(dir)).toEqual([]);
+}, 400_000);
 
 test('a port in use is refused at once, with what to do', async () => {
   const server = createServer((_, res) => res.end('{"status":"ok"}'));
