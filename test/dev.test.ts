@@ -28,7 +28,10 @@ async function devRefusal(args: string[]): Promise<{ code: number | null; output
   let output = '';
   child.stdout.on('data', (c: Buffer) => (output += c.toString()));
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  // A make dev that does not refuse (the bug) is stopped, so a failing test leaves nothing running.
+  const overdue = setTimeout(() => child.kill('SIGINT'), 60_000);
   const [code] = (await once(child, 'exit')) as [number | null];
+  clearTimeout(overdue);
   return { code, output, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -232,6 +235,12 @@ test("the banner is never printed for another program's server on the port", asy
       describe: () => output,
     });
     await new Promise<void>((r) => foreign.listen(port, '127.0.0.1', r));
+    // Printing the banner (the bug) would leave it running: stop it then, so the test fails rather than hangs.
+    await waitFor(() => Promise.resolve(child.exitCode !== null || output.includes('svc is running')), {
+      timeoutMs: 150_000,
+      describe: () => output,
+    });
+    if (child.exitCode === null) child.kill('SIGINT');
     const [code] = (await exited) as [number | null];
     expect(output).not.toContain('svc is running');
     expect(code).toBe(1);
@@ -240,7 +249,10 @@ test("the banner is never printed for another program's server on the port", asy
     );
     expect(await mountsUnder(dir3)).toEqual([]);
   } finally {
-    child.kill('SIGINT');
+    if (child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGINT');
+      await exited;
+    }
     foreign.close();
     await rm(dir3, { recursive: true, force: true });
   }
