@@ -1,7 +1,8 @@
 // SIGKILL of the API process in the middle of an invoke: sandboxd sees its connection
 // drop, which is a disconnect, so the entrypoint gets SIGTERM and nothing of the run is
 // left; `make dev` starts the API again, which serves the sandbox at once; and the cut
-// invoke has its audit record (`AgentInvokeStarted`, written before the stream began).
+// invoke has its audit record (its one Event is written as `AgentInvokeStarted` before the
+// stream begins, and only an invoke that ends has it turned into its outcome).
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { waitFor } from '../controlplane/index.ts';
 import { FAULT_AGENT } from './scripts.ts';
