@@ -10,12 +10,14 @@ SVC := $(NODE) cmd/svc.ts
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke
 
 help:
-	@echo "make dev    run the whole service on this machine (prints the URL and API keys)"
+	@echo "make dev    run the whole service on this machine (prints the URL and API keys;"
+	@echo "            PORT=9090 for another port than 8080)"
 	@echo "make test   install what is needed, then typecheck, lint, unit and integration tests"
 
-# npm packages, from the lockfile. The stamp makes a second run free.
+# npm packages, from the lockfile, with the machine's npm (hack/npm-ci.sh folds the engine
+# warnings an older system Node causes into one line). The stamp makes a second run free.
 node_modules/.stamp: package.json package-lock.json
-	npm ci --no-audit --no-fund
+	@bash hack/npm-ci.sh
 	@touch $@
 
 deps: node_modules/.stamp system-deps
@@ -82,9 +84,11 @@ sandboxd-binary: node_modules/.stamp
 image-check: node_modules/.stamp sandboxd-binary
 	bash hack/image/check.sh
 
-# The whole service on this machine; state in .dev/ (delete it to start afresh).
+# The whole service on this machine; state in .dev/ (delete it to start afresh). The API
+# listens on 127.0.0.1:$(PORT): `make dev PORT=9090` for another port.
+PORT ?= 8080
 dev: deps kube helm
-	@SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) hack/dev.ts
+	@SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) hack/dev.ts --port '$(PORT)'
 
 # Benchmarks print figures; they are not tests (see bench/README.md).
 bench-api: deps kube

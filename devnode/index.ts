@@ -13,10 +13,12 @@ import {
 import { Informer, WorkQueue, keyOf } from '../kube/index.ts';
 import { registerNode } from './node/node.ts';
 import { layout, type DevnodeOptions } from './options.ts';
+import { killLeftovers } from './pods/leftovers.ts';
 import { PodRuntime } from './pods/runtime.ts';
 import { ServiceProxy } from './services/proxy.ts';
 import { SNAPSHOT_GROUP, SNAPSHOT_VERSION, ensureClasses } from './storage/classes.ts';
 import { Clones } from './storage/clones.ts';
+import { unmountUnder } from './storage/mounts.ts';
 import { Provisioner } from './storage/provisioner.ts';
 import { SnapshotData } from './storage/retention.ts';
 import { Snapshotter } from './storage/snapshotter.ts';
@@ -24,6 +26,7 @@ import { Snapshotter } from './storage/snapshotter.ts';
 export type { DevnodeOptions } from './options.ts';
 export { bwrapArgs } from './pods/bwrap.ts';
 export { sandboxdLauncher } from './launcher.ts';
+export { mountsUnder, unmountUnder } from './storage/mounts.ts';
 
 export interface RunningDevnode {
   stop(): Promise<void>;
@@ -33,6 +36,7 @@ export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
   const { kc, logger, namespace: ns } = o;
   const paths = layout(o.dataDir);
   await mkdir(o.dataDir, { recursive: true });
+  await cleanUpAfterCrash(o.dataDir, logger);
   const core = kc.makeApiClient(CoreV1Api);
   const custom = kc.makeApiClient(CustomObjectsApi);
   const node = await registerNode({ kc, name: o.nodeName, logger });
@@ -135,7 +139,24 @@ export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
       proxy.stop();
       await runtime.stop();
       await clones.unmountAll();
+      // Nothing of this devnode stays mounted, whatever a Pod's stop could not undo.
+      await unmountUnder(o.dataDir).catch((err: unknown) =>
+        logger.warn({ err: (err as Error).message }, 'mounts left under the data folder'),
+      );
       await node.stop();
     },
   };
+}
+
+/**
+ * A devnode that was killed outright left its Pods' processes (normally none: they die
+ * with it) and its mounts (always: Pod roots and clones) behind. Both go before anything
+ * starts, so every Pod and clone is started and mounted afresh, exactly once.
+ */
+async function cleanUpAfterCrash(dataDir: string, logger: DevnodeOptions['logger']): Promise<void> {
+  const killed = await killLeftovers(dataDir);
+  if (killed.length > 0) logger.warn({ pids: killed }, 'killed processes left by a previous devnode');
+  const unmounted = await unmountUnder(dataDir);
+  if (unmounted.length > 0)
+    logger.warn({ mounts: unmounted }, 'unmounted what a previous devnode left mounted');
 }

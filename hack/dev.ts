@@ -3,8 +3,9 @@
 // CRDs, the default templates of config/samples, the Helm chart's ServiceAccounts and RBAC,
 // then the admission webhook (registered with the harness's CA), devnode, the operator and
 // the API as processes of their own, each but devnode signed in as its ServiceAccount, as in
-// a cluster. Prints the API URL, the keys and a KUBECONFIG line, and writes them to
-// .dev/env. Ctrl-C stops everything it started.
+// a cluster, and each restarted when it dies, as a kubelet would. Prints the API URL, the
+// keys and a KUBECONFIG line, and writes them to .dev/env. Ctrl-C stops everything it
+// started; a run that was killed outright is cleaned up by the next one (its mounts).
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
@@ -20,8 +21,12 @@ import {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { ApiKeyStore } from '../api/index.ts';
+import { unmountUnder } from '../devnode/index.ts';
 import { ignoring } from '../kube/index.ts';
 import { helmBinary, parseManifests, renderChart } from './helm/kustomize.ts';
+import { lockStateDir } from './dev/lock.ts';
+import { listensOn, parsePort, portProblem } from './dev/port.ts';
+import { supervise, type Supervised } from './dev/supervisor.ts';
 import { webhookConfigurations } from '../webhook/index.ts';
 import {
   freePort,
@@ -32,7 +37,6 @@ import {
   startControlPlane,
   waitFor,
 } from '../test/controlplane/index.ts';
-import { startManaged } from '../test/controlplane/processes.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const SERVICE_NAMESPACE = 'svc-system';
@@ -42,29 +46,58 @@ const NAMESPACE = 'default';
 /** The templates a cluster install gets (the chart copies them from here). */
 const TEMPLATES = ['clustersandboxtemplate-default.yaml', 'clustersandboxtemplate-minimal.yaml'];
 const RBAC_KINDS = new Set(['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding']);
+/** How long the API may take to answer after it was started. */
+const API_START_TIMEOUT_MS = 90_000;
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: { dir: { type: 'string', default: '.dev' }, port: { type: 'string', default: '8080' } },
   });
-  const dir = resolve(values.dir);
-  const port = Number(values.port);
-  await mkdir(join(dir, 'logs'), { recursive: true });
   const say = (line: string) => process.stdout.write(`${line}\n`);
-
-  say('starting the control plane (etcd + kube-apiserver)…');
-  const cp = await startControlPlane({ assetsDir: await kubeAssets(), dataDir: join(dir, 'cluster') });
-  const children: { stop(): Promise<void> }[] = [];
-  const stopAll = async () => {
-    for (const c of children.reverse()) await c.stop();
-    await cp.stop();
+  const fail = (line: string) => {
+    process.stderr.write(`make dev: ${line}\n`);
+    return 1;
   };
-  try {
-    await installCrds(
-      cp.kubeConfig,
-      await readCrds([join(root, 'config/crd/bases'), await snapshotCrdDir()]),
+  const port = parsePort(values.port);
+  if (port === undefined) return fail(`PORT must be a TCP port number (1-65535), not "${values.port}"`);
+  const dir = resolve(values.dir);
+  await mkdir(join(dir, 'logs'), { recursive: true });
+
+  // Checked before anything starts, so a mistake costs no time and kills nothing.
+  const lock = await lockStateDir(join(dir, 'dev.lock'));
+  if (!('release' in lock)) {
+    const url = (await readFile(join(dir, 'env'), 'utf8').catch(() => '')).match(/SVC_BASE_URL=(\S+)/)?.[1];
+    return fail(
+      `one is already running on ${dir} (pid ${lock.pid}${url ? `, ${url}` : ''}). ` +
+        `Use it (source ${join(dir, 'env')}), stop it (Ctrl-C in its terminal, or kill ${lock.pid}), ` +
+        `or give this one its own state folder.`,
     );
+  }
+  // Ctrl-C (or SIGTERM, SIGHUP) at any time stops what has started, so even a start cut
+  // short leaves no mount; it takes effect at the next step. A second Ctrl-C kills at once.
+  const stop = new AbortController();
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop.abort());
+  const stopped = new Promise<void>((done) => stop.signal.addEventListener('abort', () => done()));
+  const started = performance.now();
+  const step = (line: string) => {
+    stop.signal.throwIfAborted();
+    say(`[${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+  };
+  const children: Supervised[] = [];
+  let cp: Awaited<ReturnType<typeof startControlPlane>> | undefined;
+  try {
+    const problem = await portProblem(port);
+    if (problem) return fail(`${problem}. Stop it, or choose another port: make dev PORT=${port + 1}`);
+    // A run that was killed outright could not unmount its Pods' roots and clones.
+    const stale = await unmountUnder(dir);
+    if (stale.length > 0) step(`unmounted ${stale.length} mount(s) a killed run left under ${dir}`);
+
+    step('starting the control plane (etcd + kube-apiserver)…');
+    const assets = await kubeAssets();
+    cp = await startControlPlane({ assetsDir: assets, dataDir: join(dir, 'cluster') });
     const kc = cp.kubeConfig;
+    step(`installing the CRDs, templates and RBAC (kube-apiserver ${cp.version})…`);
+    await installCrds(kc, await readCrds([join(root, 'config/crd/bases'), await snapshotCrdDir()]));
     const core = kc.makeApiClient(CoreV1Api);
     const objects = KubernetesObjectApi.makeApiClient(kc);
     await ignoring([409], () => core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } }));
@@ -77,8 +110,9 @@ async function main(): Promise<number> {
     for (const o of parseManifests(renderChart(helmBinary(), { namespace: SERVICE_NAMESPACE }))) {
       if (RBAC_KINDS.has(o.kind)) await apply(o);
     }
+    const controlPlane = cp;
     const signIn = (component: string) =>
-      serviceAccountKubeconfig(cp, component, join(dir, `kubeconfig-${component}`));
+      serviceAccountKubeconfig(controlPlane, component, join(dir, `kubeconfig-${component}`));
     const keys = await apiKeys(new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }), join(dir, 'env'));
 
     const node = join(root, 'node_modules/.bin/node');
@@ -86,29 +120,34 @@ async function main(): Promise<number> {
     const start = async (
       name: string,
       args: string[],
-      kubeconfig: Promise<string> | string = cp.kubeconfigPath,
-    ) => {
-      const m = startManaged(
+      kubeconfig: Promise<string> | string = controlPlane.kubeconfigPath,
+    ): Promise<Supervised> => {
+      const s = supervise({
         name,
-        node,
-        [svc, name, '--kubeconfig', await kubeconfig, ...args],
-        join(dir, 'logs', `${name}.log`),
-      );
-      children.push(m);
-      m.child.once('exit', (code) => {
-        if (!stopping) say(`${name} exited (${code}); see ${m.logPath}`);
+        binary: node,
+        args: [svc, name, '--kubeconfig', await kubeconfig, ...args],
+        logPath: join(dir, 'logs', `${name}.log`),
+        say: step,
       });
+      children.push(s);
+      return s;
     };
-    let stopping = false;
-    await startWebhook(cp, dir, (args) => start('webhook', args, signIn('webhook')));
+    step('starting the admission webhook…');
+    await startWebhook(controlPlane, dir, (args) => start('webhook', args, signIn('webhook')));
     // devnode plays kubelet, provisioner and snapshotter: the cluster's own, not svc's.
+    step('starting devnode, the operator and the API…');
     await start('devnode', ['--data-dir', join(dir, 'devnode')]);
+    const metricsPort = await freePort();
     await start(
       'operator',
-      ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:dev'],
+      [
+        ...['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:dev'],
+        // The dashboard's operator panels read these (reconciles, queue, leader).
+        ...['--metrics-listen', `127.0.0.1:${metricsPort}`],
+      ],
       signIn('operator'),
     );
-    await start(
+    const api = await start(
       'api',
       [
         '--listen',
@@ -123,10 +162,8 @@ async function main(): Promise<number> {
       signIn('api'),
     );
     const url = `http://127.0.0.1:${port}`;
-    await waitFor(() => fetch(`${url}/healthz`).then((r) => r.ok), {
-      timeoutMs: 60_000,
-      describe: () => `the API at ${url}/healthz (see ${join(dir, 'logs', 'api.log')})`,
-    });
+    step(`waiting for the API on ${url}…`);
+    await waitForOurApi(port, keys.admin, api, stop.signal);
 
     const env = {
       SVC_BASE_URL: url,
@@ -134,33 +171,89 @@ async function main(): Promise<number> {
       SVC_ALICE_KEY: keys.alice,
       SVC_BOB_KEY: keys.bob,
       SVC_NAMESPACE: NAMESPACE,
-      KUBECONFIG: cp.kubeconfigPath,
+      SVC_OPERATOR_METRICS_URL: `http://127.0.0.1:${metricsPort}/metrics`,
+      KUBECONFIG: controlPlane.kubeconfigPath,
     };
     await writeFile(
       join(dir, 'env'),
       Object.entries(env)
         .map(([k, v]) => `export ${k}=${v}`)
-        .join('\n') + '\n',
+        .join('\n') +
+        // kubectl is not installed system-wide: it is the one hack/kube built.
+        `\nexport PATH="${assets}:$PATH"\n`,
       { mode: 0o600 },
     );
-    say(`\nsvc is running: ${url}/api/v1  (kube-apiserver ${cp.version})`);
+    say(`\nsvc is running: ${url}/api/v1  (kube-apiserver ${controlPlane.version})`);
     say(`  admin key: ${keys.admin}`);
     say(`  alice key: ${keys.alice}`);
     say(`  bob key:   ${keys.bob}`);
-    say(`  export KUBECONFIG=${cp.kubeconfigPath}   # then: kubectl get sandboxes`);
-    say(`  source ${join(dir, 'env')}                 # all of the above as shell variables`);
+    say(`  operator metrics: ${env.SVC_OPERATOR_METRICS_URL}`);
+    say(`  kubectl:   ${join(assets, 'kubectl')}`);
+    say(`  source ${join(dir, 'env')}   # the above as shell variables, KUBECONFIG, kubectl on PATH`);
     say(`  logs: ${join(dir, 'logs')}/   — Ctrl-C stops everything`);
 
-    await new Promise<void>((done) => {
-      process.once('SIGINT', done);
-      process.once('SIGTERM', done);
-    });
-    stopping = true;
+    await stopped;
     say('stopping…');
+    return 0;
+  } catch (err) {
+    if (!stop.signal.aborted) return fail((err as Error).message);
+    say('stopping before it was ready…');
+    return 0;
   } finally {
-    await stopAll();
+    for (const c of children.reverse()) await c.stop();
+    await cp?.stop();
+    // devnode unmounts what it mounted; this is for a devnode that could not.
+    await unmountUnder(dir).catch((err: unknown) => say(`warning: ${(err as Error).message}`));
+    await lock.release();
   }
-  return 0;
+}
+
+/**
+ * Waits until the API on 127.0.0.1:`port` answers an authenticated call with this run's
+ * admin key, and the socket that answered is our API process's own: a status code alone
+ * would also come from another program on the port. Fails at once if our API process dies
+ * meanwhile (its log says why).
+ */
+async function waitForOurApi(
+  port: number,
+  adminKey: string,
+  api: Supervised,
+  stopping: AbortSignal,
+): Promise<void> {
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + API_START_TIMEOUT_MS;
+  let last: string;
+  for (;;) {
+    stopping.throwIfAborted();
+    const pid = api.pid;
+    if (pid === undefined || api.restarts > 0) {
+      const log = await readFile(api.logPath, 'utf8').catch(() => '');
+      if (log.includes('EADDRINUSE'))
+        throw new Error(
+          `port ${port} on 127.0.0.1 was taken by another program while make dev was starting. ` +
+            `Stop it, or choose another port: make dev PORT=${port + 1}`,
+        );
+      throw new Error(
+        `the API exited while starting; the end of ${api.logPath}:\n${log.trimEnd().split('\n').slice(-15).join('\n')}`,
+      );
+    }
+    try {
+      const res = await fetch(`${url}/api/v1/sandboxes`, {
+        headers: { 'x-api-key': adminKey },
+        signal: AbortSignal.timeout(5_000),
+      });
+      await res.body?.cancel();
+      if (res.status === 200 && (await listensOn(pid, port))) return;
+      last = res.status === 200 ? `HTTP 200 from a process that is not our API` : `HTTP ${res.status}`;
+    } catch (err) {
+      last = (err as Error).message;
+    }
+    if (Date.now() > deadline)
+      throw new Error(
+        `the API at ${url} did not answer in ${API_START_TIMEOUT_MS / 1000} s (${last}; see ${api.logPath})`,
+      );
+    await new Promise((r) => setTimeout(r, 250));
+  }
 }
 
 /**
@@ -171,7 +264,7 @@ async function main(): Promise<number> {
 async function startWebhook(
   cp: Awaited<ReturnType<typeof startControlPlane>>,
   dir: string,
-  start: (args: string[]) => Promise<void>,
+  start: (args: string[]) => Promise<unknown>,
 ): Promise<void> {
   const port = await freePort();
   const cert = await cp.ca.issue('svc-webhook', ['127.0.0.1']);

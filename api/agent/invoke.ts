@@ -10,6 +10,7 @@ import {
   type Sandbox,
 } from '../../core/index.ts';
 import { endSpan } from '../../telemetry/index.ts';
+import type { AuditEntry } from '../audit/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
@@ -78,6 +79,16 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
       throw new HttpError(502, 'sandbox_error', `sandboxd refused the invoke: ${JSON.stringify(res.body)}`);
     }
     const upstream = res.stream;
+    // The invoke's one audit record is written before the first byte is streamed and
+    // becomes its outcome at the end, so an invoke cut short by the API's own death still
+    // has it (reason AgentInvokeStarted). sandboxd has just accepted the run.
+    const record = await deps.audit.open({
+      sandbox,
+      reason: 'AgentInvokeStarted',
+      type: 'Normal',
+      message: `invoke ${invokeId} by ${caller.user} started`,
+      actor: caller.user,
+    });
 
     c.header('content-type', 'text/event-stream; charset=utf-8');
     c.header('cache-control', 'no-cache');
@@ -124,7 +135,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
         durationMs: Math.round(performance.now() - started),
         reason: 'canceled',
       };
-      const outcome = finish(deps, sandbox, caller, template, exit, started);
+      const outcome = finish(deps, record, sandbox, caller, template, exit, started);
       endSpan(span, {
         invoke_id: exit.invokeId,
         exit_code: exit.exitCode,
@@ -145,6 +156,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
 /** The audit Event and the metrics of a finished invoke. Never argv or stdin. */
 function finish(
   deps: ApiDeps,
+  record: { end(entry: AuditEntry): Promise<void> },
   sandbox: Sandbox,
   caller: Caller,
   template: string,
@@ -160,7 +172,7 @@ function finish(
       : outcome === 'canceled'
         ? 'AgentInvokeCanceled'
         : 'AgentInvokeFailed';
-  void deps.audit.record({
+  void record.end({
     sandbox,
     reason,
     type: outcome === 'completed' || outcome === 'canceled' ? 'Normal' : 'Warning',

@@ -1,6 +1,7 @@
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, type CoreV1Event, type KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { Sandbox } from '../../core/index.ts';
+import { mergePatch } from '../../kube/index.ts';
 
 /** Annotations on every Event svc writes, so the audit view keeps working after a sandbox is gone. */
 export const AuditAnnotations = { actor: 'svc.io/actor', owner: 'svc.io/owner' } as const;
@@ -34,8 +35,63 @@ export class AuditRecorder {
   }
 
   async record(entry: AuditEntry): Promise<void> {
-    const { name = '', namespace = '', uid } = entry.sandbox.metadata;
-    const now = new Date();
+    this.#log(entry);
+    await this.#create(entry);
+  }
+
+  /**
+   * Opens the one audit record of a call whose outcome comes later (an invoke): its Event is
+   * written now, and `end` turns that same Event into the outcome and writes the audit log
+   * line. A call cut short by this process's death (SIGKILL, OOM) so keeps its record, with
+   * the reason it was opened with; a call that ends has exactly one record, as any other.
+   */
+  async open(entry: AuditEntry): Promise<{ end(outcome: AuditEntry): Promise<void> }> {
+    // An ordinary log line: the audit line is the outcome's, written once by `end`.
+    this.#logger.info(
+      {
+        reason: entry.reason,
+        sandbox: entry.sandbox.metadata.name,
+        actor: entry.actor,
+        message: entry.message,
+      },
+      'audit record opened',
+    );
+    const opened = await this.#create(entry);
+    return {
+      end: async (outcome) => {
+        this.#log(outcome);
+        if (!opened) {
+          await this.#create(outcome);
+          return;
+        }
+        try {
+          await withRetry(() =>
+            this.#core.patchNamespacedEvent(
+              {
+                name: opened.metadata.name ?? '',
+                namespace: opened.metadata.namespace ?? '',
+                body: {
+                  reason: outcome.reason,
+                  message: outcome.message,
+                  type: outcome.type,
+                  lastTimestamp: new Date(),
+                },
+              },
+              mergePatch,
+            ),
+          );
+        } catch (err) {
+          this.#logger.warn(
+            { err, event: opened.metadata.name, reason: outcome.reason },
+            'updating the audit Event failed',
+          );
+        }
+      },
+    };
+  }
+
+  #log(entry: AuditEntry): void {
+    const { name = '', namespace = '' } = entry.sandbox.metadata;
     this.#logger.info(
       {
         audit: true,
@@ -49,8 +105,14 @@ export class AuditRecorder {
       },
       'audit',
     );
+  }
+
+  /** The entry's Event, or undefined when it could not be written (the log line is the record then). */
+  async #create(entry: AuditEntry): Promise<CoreV1Event | undefined> {
+    const { name = '', namespace = '', uid } = entry.sandbox.metadata;
+    const now = new Date();
     try {
-      await withRetry(() =>
+      return await withRetry(() =>
         this.#core.createNamespacedEvent({
           namespace,
           body: {
@@ -76,11 +138,12 @@ export class AuditRecorder {
         }),
       );
     } catch (err) {
-      // The log line above is already written; a lost Event must not fail the user's call.
+      // The log line is already written; a lost Event must not fail the user's call.
       this.#logger.warn(
         { err, sandbox: `${namespace}/${name}`, reason: entry.reason },
         'writing the audit Event failed',
       );
+      return undefined;
     }
   }
 }

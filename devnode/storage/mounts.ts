@@ -25,9 +25,39 @@ export async function mountOverlay(layers: OverlayLayers, target: string): Promi
 /** Whether something is mounted on `path` in devnode's mount namespace. */
 export async function mounted(path: string): Promise<boolean> {
   const target = await realpath(path).catch(() => path);
+  return (await mountPoints()).includes(target);
+}
+
+/** Every mount point at or below `dir`, deepest first (the order they can be unmounted in). */
+export async function mountsUnder(dir: string): Promise<string[]> {
+  const top = await realpath(dir).catch(() => dir);
+  const under = (await mountPoints()).filter((m) => m === top || m.startsWith(`${top}/`));
+  return [...new Set(under)].sort((a, b) => b.length - a.length);
+}
+
+/**
+ * Unmounts everything at or below `dir` and says what it unmounted. For a devnode that was
+ * killed outright (SIGKILL, or its `make dev` was): its Pods' overlay roots and its clones'
+ * overlays stay mounted with no one left to unmount them, and the next start must not stack
+ * new mounts on them. Lazy, since nothing of the killed Pods can still be using them.
+ */
+export async function unmountUnder(dir: string): Promise<string[]> {
+  const stale = await mountsUnder(dir);
+  // A point mounted twice (a mount stacked on a stale one) needs a second round.
+  for (let round = 0, left = stale; left.length > 0; round++, left = await mountsUnder(dir)) {
+    if (round === 5) throw new Error(`still mounted under ${dir}: ${left.join(' ')}`);
+    for (const point of left) await run('umount', ['-l', point]).catch(() => undefined);
+  }
+  return stale;
+}
+
+async function mountPoints(): Promise<string[]> {
   const info = await readFile('/proc/self/mountinfo', 'utf8');
   // Field 5 is the mount point, with space, tab, newline and backslash octal-escaped.
-  return info.split('\n').some((line) => unescape(line.split(' ')[4] ?? '') === target);
+  return info
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => unescape(line.split(' ')[4] ?? ''));
 }
 
 /**

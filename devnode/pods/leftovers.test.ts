@@ -1,0 +1,34 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, test } from 'vitest';
+import { killLeftovers } from './leftovers.ts';
+
+const dir = await mkdtemp(join(tmpdir(), 'svc-leftovers-'));
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+/** A `sleep` whose command line also carries `args` (as `$0`, `$1`… of `sh -c`). */
+function sleeper(...args: string[]) {
+  const child = spawn('sh', ['-c', 'sleep 300', ...args], { stdio: 'ignore' });
+  return { child, exited: once(child, 'exit') };
+}
+
+test('kills a left sandboxd or bubblewrap container of the folder, and nothing else', async () => {
+  const sandboxd = sleeper('node', join(dir, 'sandboxd.cjs'));
+  const container = sleeper('bwrap', '--bind', join(dir, 'pods', 'abc', 'root', 'merged'), '/');
+  const reader = sleeper('tail', join(dir, 'pods', 'abc', 'logs', 'sandbox.log'));
+  const elsewhere = sleeper('node', join(`${dir}-other`, 'sandboxd.cjs'));
+  try {
+    const killed = await killLeftovers(dir);
+    expect(killed.sort()).toEqual([sandboxd.child.pid, container.child.pid].sort());
+    expect((await sandboxd.exited)[1]).toBe('SIGKILL');
+    expect((await container.exited)[1]).toBe('SIGKILL');
+    expect(reader.child.exitCode ?? reader.child.signalCode).toBeNull();
+    expect(elsewhere.child.exitCode ?? elsewhere.child.signalCode).toBeNull();
+    expect(await killLeftovers(dir)).toEqual([]);
+  } finally {
+    for (const s of [sandboxd, container, reader, elsewhere]) s.child.kill('SIGKILL');
+  }
+});
