@@ -1,9 +1,17 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
-import { describe, expect, inject, it } from 'vitest';
-import { GROUP, VERSION } from '../core/index.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CATEGORY, GROUP, VERSION } from '../core/index.ts';
+import { kubeAssets } from './controlplane/index.ts';
 import { kubeRequest, useNamespace } from './support/index.ts';
 
 const ns = useNamespace('crds');
+// The category test lists a whole namespace, so it gets one of its own.
+const categoryNs = useNamespace('crds-category');
 const plural = 'sandboxes';
 
 function sandbox(name: string, spec: Record<string, unknown> = {}) {
@@ -30,6 +38,26 @@ async function mergePatch(name: string, patch: object, subresource = '') {
     headers: { 'content-type': 'application/merge-patch+json' },
     body: patch,
   });
+}
+
+let kubectlPath = '';
+let cacheDir = '';
+beforeAll(async () => {
+  kubectlPath = join(await kubeAssets(), 'kubectl');
+  // A discovery cache of its own: a cache left by an earlier control plane on the same
+  // port would answer with that run's resources.
+  cacheDir = await mkdtemp(join(tmpdir(), 'svc-kubectl-cache-'));
+});
+afterAll(() => rm(cacheDir, { recursive: true, force: true }));
+
+/** kubectl, as a user runs it, against the run's control plane; resolves with its stdout. */
+async function kubectl(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    kubectlPath,
+    ['--kubeconfig', inject('kubeconfigPath'), '--cache-dir', cacheDir, ...args],
+    { maxBuffer: 1 << 24 },
+  );
+  return stdout;
 }
 
 interface Sbx {
@@ -148,5 +176,40 @@ describe('CRDs on a real kube-apiserver', () => {
     const res = await kubeRequest(ns.kc, { path: `/apis/${GROUP}/${VERSION}` });
     const resources = res.json<{ resources: { name: string; shortNames?: string[] }[] }>().resources;
     expect(resources.find((r) => r.name === plural)?.shortNames).toEqual(['sbx']);
+  });
+
+  it('leaves `kubectl get svc` to Services; the svc category lists sandboxes and templates', async () => {
+    expect(CATEGORY).not.toBe('svc');
+    for (const [kind, plural, spec] of [
+      ['Sandbox', 'sandboxes', { templateRef: { name: 'default' } }],
+      ['SandboxTemplate', 'sandboxtemplates', { image: 'busybox' }],
+    ] as const) {
+      const res = await kubeRequest(categoryNs.kc, {
+        method: 'POST',
+        path: `/apis/${GROUP}/${VERSION}/namespaces/${categoryNs.name}/${plural}`,
+        body: { apiVersion: `${GROUP}/${VERSION}`, kind, metadata: { name: 'category' }, spec },
+      });
+      expect(res.status).toBe(201);
+    }
+    expect(await kubectl('get', 'svc', '-n', 'default', '-o', 'name')).toBe('service/kubernetes\n');
+    expect(await kubectl('get', 'services', '-n', 'default', '-o', 'name')).toBe('service/kubernetes\n');
+    const listed = await kubectl('get', CATEGORY, '-n', categoryNs.name, '-o', 'name');
+    expect(listed.trim().split('\n').sort()).toEqual([
+      'sandbox.svc.io/category',
+      'sandboxtemplate.svc.io/category',
+    ]);
+    // The category takes in every svc kind; each CRD declares it and nothing else.
+    const res = await kubeRequest(ns.kc, { path: `/apis/${GROUP}/${VERSION}` });
+    const resources = res.json<{ resources: { name: string; categories?: string[] }[] }>().resources;
+    expect(
+      resources
+        .filter((r) => !r.name.includes('/'))
+        .map((r) => [r.name, r.categories])
+        .sort(),
+    ).toEqual([
+      ['clustersandboxtemplates', [CATEGORY]],
+      ['sandboxes', [CATEGORY]],
+      ['sandboxtemplates', [CATEGORY]],
+    ]);
   });
 });

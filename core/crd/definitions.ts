@@ -5,6 +5,15 @@ import { structuralSchema } from './structural.ts';
 export const GROUP = 'svc.io';
 export const VERSION = 'v1alpha1';
 
+/**
+ * The kubectl category of every svc CRD: `kubectl get svc-all` lists sandboxes and
+ * templates. kubectl expands a category before it resolves a resource name, so a category
+ * must not spell any resource or short name: `svc` took `kubectl get svc` from Services,
+ * and `sandboxes` would make `kubectl get sandboxes` (or `delete sandboxes --all`) take in
+ * the templates too.
+ */
+export const CATEGORY = 'svc-all';
+
 /** Longest Sandbox name whose derived names (`pf-<sandbox>-<port>`) still fit 63 characters. */
 export const MAX_SANDBOX_NAME = 53;
 
@@ -53,7 +62,7 @@ function crd(o: CrdOptions) {
         plural: o.plural,
         singular: o.singular,
         shortNames: o.shortNames,
-        categories: ['svc'],
+        categories: [CATEGORY],
       },
       scope: o.scope,
       versions: [
