@@ -5,8 +5,16 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { CATEGORY, GROUP, VERSION } from '../core/index.ts';
-import { kubeAssets } from './controlplane/index.ts';
+import {
+  AgentHarness,
+  CATEGORY,
+  GROUP,
+  SandboxSpec,
+  SandboxTemplateSpec,
+  TemplateRef,
+  VERSION,
+} from '../core/index.ts';
+import { kubeAssets, waitFor } from './controlplane/index.ts';
 import { kubeRequest, useNamespace } from './support/index.ts';
 
 const ns = useNamespace('crds');
@@ -211,5 +219,55 @@ describe('CRDs on a real kube-apiserver', () => {
       ['sandboxes', [CATEGORY]],
       ['sandboxtemplates', [CATEGORY]],
     ]);
+  });
+
+  describe('kubectl explain', () => {
+    // kubectl wraps long texts; compare with runs of white space made one space.
+    const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+    const explain = async (field: string) => flat(await kubectl('explain', field));
+    // A field's text is on the field, or on the schema it wraps (`Resources.optional()`).
+    type Described = { description?: string; unwrap?: () => Described };
+    const text = (schema: Described): string =>
+      flat(schema.description ?? (schema.unwrap ? text(schema.unwrap()) : ''));
+
+    it('describes sandbox.spec and each of its fields, from the zod schemas', async () => {
+      expect(text(SandboxSpec)).not.toBe('');
+      // The apiserver publishes a new CRD's OpenAPI a moment after it is Established.
+      let out = '';
+      await waitFor(async () => (out = await explain('sandbox.spec')).includes(text(SandboxSpec)), {
+        timeoutMs: 60_000,
+        describe: () => `kubectl explain sandbox.spec: ${out}`,
+      });
+      expect(out).toContain(`FIELD: spec <Object> DESCRIPTION: ${text(SandboxSpec)} FIELDS:`);
+      for (const [name, field] of Object.entries(SandboxSpec.shape)) {
+        expect(text(field), name).not.toBe('');
+        expect(out).toContain(`${name} <`);
+        expect(out).toContain(text(field));
+      }
+      expect(out).toContain(`templateRef <Object> -required- ${text(SandboxSpec.shape.templateRef)}`);
+    });
+
+    it('describes nested fields of a Sandbox and of both template kinds', async () => {
+      const nested: [string, Described][] = [
+        ['sandbox.spec.templateRef.kind', TemplateRef.shape.kind],
+        ['sandbox.spec.harness.agent.entrypoint', AgentHarness.shape.entrypoint],
+        ['sandboxtemplate.spec.network', SandboxTemplateSpec.shape.network],
+        ['clustersandboxtemplate.spec.image', SandboxTemplateSpec.shape.image],
+      ];
+      for (const [field, schema] of nested) {
+        expect(text(schema), field).not.toBe('');
+        let out = '';
+        await waitFor(async () => (out = await explain(field)).includes(text(schema)), {
+          timeoutMs: 60_000,
+          describe: () => `kubectl explain ${field}: ${out}`,
+        });
+        expect(out).toContain(`DESCRIPTION: ${text(schema)}`);
+      }
+    });
+
+    it('describes the status the operator writes', async () => {
+      const out = await explain('sandbox.status.phase');
+      expect(out).toContain('DESCRIPTION: Pending, Creating, Running, Stopped or Error');
+    });
   });
 });
