@@ -4,8 +4,9 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, inject, it } from 'vitest';
 import { GROUP, VERSION } from '../core/index.ts';
+import { kubeAssets } from './controlplane/index.ts';
 import { kubeRequest, useNamespace } from './support/index.ts';
 
 const root = join(import.meta.dirname, '..');
@@ -178,5 +179,32 @@ describe('docs/gitops.md', () => {
     for (const script of [SANDBOX_CHECK, TEMPLATE_CHECK]) {
       expect(doc).toContain(`\`\`\`lua\n${await readFile(script, 'utf8')}\`\`\`\n`);
     }
+  });
+
+  it("installs them with its own command, keeping argocd-cm's other keys", async () => {
+    const doc = await readFile(join(root, 'docs/gitops.md'), 'utf8');
+    const command = /```sh\n(kubectl -n argocd create configmap argocd-cm[^]*?)```/.exec(doc)?.[1];
+    expect(command).toBeDefined();
+    await request('POST', `/api/v1/namespaces/${ns.name}/configmaps`, {
+      metadata: { name: 'argocd-cm' },
+      data: { url: 'https://argocd.example' },
+    });
+    // The page's command as written, with this run's kubectl, control plane and namespace.
+    const kubectl = `${join(await kubeAssets(), 'kubectl')} --kubeconfig ${inject('kubeconfigPath')}`;
+    const script = command!.replaceAll('kubectl -n argocd', `${kubectl} -n ${ns.name}`);
+    await new Promise<void>((resolve, reject) =>
+      execFile('bash', ['-euo', 'pipefail', '-c', script], { cwd: root }, (err, _out, stderr) =>
+        err ? reject(new Error(`${err.message}: ${stderr}`)) : resolve(),
+      ),
+    );
+    const cm = await kubeRequest(ns.kc, { path: `/api/v1/namespaces/${ns.name}/configmaps/argocd-cm` });
+    const sandboxCheck = await readFile(SANDBOX_CHECK, 'utf8');
+    const templateCheck = await readFile(TEMPLATE_CHECK, 'utf8');
+    expect(cm.json<{ data: Record<string, string> }>().data).toEqual({
+      url: 'https://argocd.example',
+      'resource.customizations.health.svc.io_Sandbox': sandboxCheck,
+      'resource.customizations.health.svc.io_SandboxTemplate': templateCheck,
+      'resource.customizations.health.svc.io_ClusterSandboxTemplate': templateCheck,
+    });
   });
 });
