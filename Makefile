@@ -22,9 +22,11 @@ node_modules/.stamp: package.json package-lock.json
 
 deps: node_modules/.stamp system-deps
 
-# Debian packages the sandbox runtime uses (bubblewrap for devnode's isolation).
+# Debian packages the sandbox runtime uses (bubblewrap for devnode's isolation), and lua5.4,
+# which runs the Argo CD health checks in config/argocd in their test.
 system-deps:
-	@command -v bwrap >/dev/null || { apt-get update -qq && apt-get install -y -qq bubblewrap >/dev/null; }
+	@command -v bwrap >/dev/null && command -v lua5.4 >/dev/null || \
+		{ apt-get update -qq && apt-get install -y -qq bubblewrap lua5.4 >/dev/null; }
 
 # etcd, kube-apiserver and kubectl, built from the Go module proxy (cached by version).
 kube:

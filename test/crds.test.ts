@@ -1,9 +1,25 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { ApiextensionsV1Api } from '@kubernetes/client-node';
-import { describe, expect, inject, it } from 'vitest';
-import { GROUP, VERSION } from '../core/index.ts';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import {
+  AgentHarness,
+  CATEGORY,
+  GROUP,
+  SandboxSpec,
+  SandboxTemplateSpec,
+  TemplateRef,
+  VERSION,
+} from '../core/index.ts';
+import { kubeAssets, waitFor } from './controlplane/index.ts';
 import { kubeRequest, useNamespace } from './support/index.ts';
 
 const ns = useNamespace('crds');
+// The category test lists a whole namespace, so it gets one of its own.
+const categoryNs = useNamespace('crds-category');
 const plural = 'sandboxes';
 
 function sandbox(name: string, spec: Record<string, unknown> = {}) {
@@ -30,6 +46,26 @@ async function mergePatch(name: string, patch: object, subresource = '') {
     headers: { 'content-type': 'application/merge-patch+json' },
     body: patch,
   });
+}
+
+let kubectlPath = '';
+let cacheDir = '';
+beforeAll(async () => {
+  kubectlPath = join(await kubeAssets(), 'kubectl');
+  // A discovery cache of its own: a cache left by an earlier control plane on the same
+  // port would answer with that run's resources.
+  cacheDir = await mkdtemp(join(tmpdir(), 'svc-kubectl-cache-'));
+});
+afterAll(() => rm(cacheDir, { recursive: true, force: true }));
+
+/** kubectl, as a user runs it, against the run's control plane; resolves with its stdout. */
+async function kubectl(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(
+    kubectlPath,
+    ['--kubeconfig', inject('kubeconfigPath'), '--cache-dir', cacheDir, ...args],
+    { maxBuffer: 1 << 24 },
+  );
+  return stdout;
 }
 
 interface Sbx {
@@ -148,5 +184,90 @@ describe('CRDs on a real kube-apiserver', () => {
     const res = await kubeRequest(ns.kc, { path: `/apis/${GROUP}/${VERSION}` });
     const resources = res.json<{ resources: { name: string; shortNames?: string[] }[] }>().resources;
     expect(resources.find((r) => r.name === plural)?.shortNames).toEqual(['sbx']);
+  });
+
+  it('leaves `kubectl get svc` to Services; the svc category lists sandboxes and templates', async () => {
+    expect(CATEGORY).not.toBe('svc');
+    for (const [kind, plural, spec] of [
+      ['Sandbox', 'sandboxes', { templateRef: { name: 'default' } }],
+      ['SandboxTemplate', 'sandboxtemplates', { image: 'busybox' }],
+    ] as const) {
+      const res = await kubeRequest(categoryNs.kc, {
+        method: 'POST',
+        path: `/apis/${GROUP}/${VERSION}/namespaces/${categoryNs.name}/${plural}`,
+        body: { apiVersion: `${GROUP}/${VERSION}`, kind, metadata: { name: 'category' }, spec },
+      });
+      expect(res.status).toBe(201);
+    }
+    expect(await kubectl('get', 'svc', '-n', 'default', '-o', 'name')).toBe('service/kubernetes\n');
+    expect(await kubectl('get', 'services', '-n', 'default', '-o', 'name')).toBe('service/kubernetes\n');
+    const listed = await kubectl('get', CATEGORY, '-n', categoryNs.name, '-o', 'name');
+    expect(listed.trim().split('\n').sort()).toEqual([
+      'sandbox.svc.io/category',
+      'sandboxtemplate.svc.io/category',
+    ]);
+    // The category takes in every svc kind; each CRD declares it and nothing else.
+    const res = await kubeRequest(ns.kc, { path: `/apis/${GROUP}/${VERSION}` });
+    const resources = res.json<{ resources: { name: string; categories?: string[] }[] }>().resources;
+    expect(
+      resources
+        .filter((r) => !r.name.includes('/'))
+        .map((r) => [r.name, r.categories])
+        .sort(),
+    ).toEqual([
+      ['clustersandboxtemplates', [CATEGORY]],
+      ['sandboxes', [CATEGORY]],
+      ['sandboxtemplates', [CATEGORY]],
+    ]);
+  });
+
+  describe('kubectl explain', () => {
+    // kubectl wraps long texts; compare with runs of white space made one space.
+    const flat = (text: string) => text.replace(/\s+/g, ' ').trim();
+    const explain = async (field: string) => flat(await kubectl('explain', field));
+    // A field's text is on the field, or on the schema it wraps (`Resources.optional()`).
+    type Described = { description?: string; unwrap?: () => Described };
+    const text = (schema: Described): string =>
+      flat(schema.description ?? (schema.unwrap ? text(schema.unwrap()) : ''));
+
+    it('describes sandbox.spec and each of its fields, from the zod schemas', async () => {
+      expect(text(SandboxSpec)).not.toBe('');
+      // The apiserver publishes a new CRD's OpenAPI a moment after it is Established.
+      let out = '';
+      await waitFor(async () => (out = await explain('sandbox.spec')).includes(text(SandboxSpec)), {
+        timeoutMs: 60_000,
+        describe: () => `kubectl explain sandbox.spec: ${out}`,
+      });
+      expect(out).toContain(`FIELD: spec <Object> DESCRIPTION: ${text(SandboxSpec)} FIELDS:`);
+      for (const [name, field] of Object.entries(SandboxSpec.shape)) {
+        expect(text(field), name).not.toBe('');
+        expect(out).toContain(`${name} <`);
+        expect(out).toContain(text(field));
+      }
+      expect(out).toContain(`templateRef <Object> -required- ${text(SandboxSpec.shape.templateRef)}`);
+    });
+
+    it('describes nested fields of a Sandbox and of both template kinds', async () => {
+      const nested: [string, Described][] = [
+        ['sandbox.spec.templateRef.kind', TemplateRef.shape.kind],
+        ['sandbox.spec.harness.agent.entrypoint', AgentHarness.shape.entrypoint],
+        ['sandboxtemplate.spec.network', SandboxTemplateSpec.shape.network],
+        ['clustersandboxtemplate.spec.image', SandboxTemplateSpec.shape.image],
+      ];
+      for (const [field, schema] of nested) {
+        expect(text(schema), field).not.toBe('');
+        let out = '';
+        await waitFor(async () => (out = await explain(field)).includes(text(schema)), {
+          timeoutMs: 60_000,
+          describe: () => `kubectl explain ${field}: ${out}`,
+        });
+        expect(out).toContain(`DESCRIPTION: ${text(schema)}`);
+      }
+    });
+
+    it('describes the status the operator writes', async () => {
+      const out = await explain('sandbox.status.phase');
+      expect(out).toContain('DESCRIPTION: Pending, Creating, Running, Stopped or Error');
+    });
   });
 });

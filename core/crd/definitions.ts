@@ -5,6 +5,15 @@ import { structuralSchema } from './structural.ts';
 export const GROUP = 'svc.io';
 export const VERSION = 'v1alpha1';
 
+/**
+ * The kubectl category of every svc CRD: `kubectl get svc-all` lists sandboxes and
+ * templates. kubectl expands a category before it resolves a resource name, so a category
+ * must not spell any resource or short name: `svc` took `kubectl get svc` from Services,
+ * and `sandboxes` would make `kubectl get sandboxes` (or `delete sandboxes --all`) take in
+ * the templates too.
+ */
+export const CATEGORY = 'svc-all';
+
 /** Longest Sandbox name whose derived names (`pf-<sandbox>-<port>`) still fit 63 characters. */
 export const MAX_SANDBOX_NAME = 53;
 
@@ -17,6 +26,8 @@ interface PrinterColumn {
 
 interface CrdOptions {
   kind: string;
+  /** What `kubectl explain <kind>` says of the kind; its fields' texts come from the zod schemas. */
+  description: string;
   plural: string;
   singular: string;
   shortNames: string[];
@@ -31,11 +42,22 @@ function crd(o: CrdOptions) {
   const properties: Record<string, unknown> = { spec: structuralSchema(o.spec) };
   if (o.status) properties.status = structuralSchema(o.status);
   const openAPIV3Schema: Record<string, unknown> = {
+    description: o.description,
     type: 'object',
     required: ['spec'],
     properties: {
-      apiVersion: { type: 'string' },
-      kind: { type: 'string' },
+      // The apiserver's own texts for the fields every object has.
+      apiVersion: {
+        description:
+          'APIVersion defines the versioned schema of this representation of an object. Servers should convert recognized schemas to the latest internal value, and may reject unrecognized values.',
+        type: 'string',
+      },
+      kind: {
+        description:
+          'Kind is a string value representing the REST resource this object represents. Servers may infer this from the endpoint the client submits requests to. In CamelCase.',
+        type: 'string',
+      },
+      // The apiserver refuses anything but a type here and serves ObjectMeta's own texts.
       metadata: { type: 'object' },
       ...properties,
     },
@@ -53,7 +75,7 @@ function crd(o: CrdOptions) {
         plural: o.plural,
         singular: o.singular,
         shortNames: o.shortNames,
-        categories: ['svc'],
+        categories: [CATEGORY],
       },
       scope: o.scope,
       versions: [
@@ -81,6 +103,8 @@ export function customResourceDefinitions(): CustomResourceDefinition[] {
   return [
     crd({
       kind: 'Sandbox',
+      description:
+        'An isolated environment made from a template: a Pod running sandboxd with a /workspace volume. mode: code is interactive; mode: agent runs a configured entrypoint on demand.',
       plural: 'sandboxes',
       singular: 'sandbox',
       shortNames: ['sbx'],
@@ -101,6 +125,8 @@ export function customResourceDefinitions(): CustomResourceDefinition[] {
     }),
     crd({
       kind: 'SandboxTemplate',
+      description:
+        'A template that Sandboxes in its namespace are made from (templateRef.kind: SandboxTemplate).',
       plural: 'sandboxtemplates',
       singular: 'sandboxtemplate',
       shortNames: ['sbxt'],
@@ -110,6 +136,8 @@ export function customResourceDefinitions(): CustomResourceDefinition[] {
     }),
     crd({
       kind: 'ClusterSandboxTemplate',
+      description:
+        'A template that Sandboxes in every namespace can be made from (the default templateRef.kind).',
       plural: 'clustersandboxtemplates',
       singular: 'clustersandboxtemplate',
       shortNames: ['csbxt'],

@@ -1,3 +1,3 @@
-export { customResourceDefinitions, GROUP, VERSION, MAX_SANDBOX_NAME } from './definitions.ts';
+export { customResourceDefinitions, CATEGORY, GROUP, VERSION, MAX_SANDBOX_NAME } from './definitions.ts';
 export type { CustomResourceDefinition } from './definitions.ts';
 export { structuralSchema } from './structural.ts';

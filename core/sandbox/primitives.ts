@@ -16,13 +16,16 @@ export const Duration = z
   .meta({ description: 'Go-style duration such as 90s or 1h30m; 0 means infinite' });
 
 /** An environment variable with a literal value (secrets go through `credentials`). */
-export const EnvVar = z.object({
-  name: z
-    .string()
-    .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
-    .max(256),
-  value: z.string().default(''),
-});
+export const EnvVar = z
+  .object({
+    name: z
+      .string()
+      .regex(/^[A-Za-z_][A-Za-z0-9_]*$/)
+      .max(256)
+      .describe('Name of the variable: letters, digits and underscores, not starting with a digit'),
+    value: z.string().default('').describe('Literal value of the variable; empty when unset'),
+  })
+  .describe('An environment variable with a literal value');
 export type EnvVar = z.infer<typeof EnvVar>;
 
 export const EnvList = z
@@ -31,12 +34,24 @@ export const EnvList = z
   .meta({
     'x-kubernetes-list-type': 'map',
     'x-kubernetes-list-map-keys': ['name'],
+    description:
+      'Environment variables with literal values, at most one per name (secrets go through credentials)',
   });
 
-export const Argv = z.array(z.string()).max(1024);
+export const Argv = z.array(z.string()).max(1024).describe('An argv: the program, then its arguments');
+
+const CpuAndMemory = (what: string) =>
+  z.object({
+    cpu: Quantity.optional().describe(`CPU ${what}, in cores: 500m, 1 or 2`),
+    memory: Quantity.optional().describe(`Memory ${what}, in bytes: 512Mi or 2Gi`),
+  });
 
 /** Requests and limits for CPU and memory, in Kubernetes quantities. */
-export const ComputeResources = z.object({
-  requests: z.object({ cpu: Quantity.optional(), memory: Quantity.optional() }).optional(),
-  limits: z.object({ cpu: Quantity.optional(), memory: Quantity.optional() }).optional(),
-});
+export const ComputeResources = z
+  .object({
+    requests: CpuAndMemory('request')
+      .optional()
+      .describe('What the scheduler reserves for the sandbox container'),
+    limits: CpuAndMemory('limit').optional().describe('What the sandbox container may use at most'),
+  })
+  .describe('CPU and memory of the sandbox container, as Kubernetes quantities');

@@ -8,26 +8,56 @@ import { Argv, ComputeResources, Duration, EnvList, Quantity } from './primitive
 export const Egress = z.enum(['none', 'internet', 'all']);
 
 /** `spec` shared by SandboxTemplate (namespaced) and ClusterSandboxTemplate. */
-export const SandboxTemplateSpec = z.object({
-  image: z.string().min(1).max(512),
-  command: Argv.optional(),
-  args: Argv.optional(),
-  env: EnvList.optional(),
-  resources: ComputeResources.optional(),
-  storage: z
-    .object({
-      size: Quantity.default('1Gi'),
-      storageClassName: z.string().max(253).optional(),
-    })
-    .optional(),
-  timeout: Duration.optional(),
-  idleTimeout: Duration.optional(),
-  network: z.object({ egress: Egress.default('internet') }).optional(),
-  agent: z
-    .object({
-      maxConcurrentInvokes: z.int().min(1).max(1000).optional(),
-      defaultInvokeTimeout: Duration.optional(),
-    })
-    .optional(),
-});
+export const SandboxTemplateSpec = z
+  .object({
+    image: z.string().min(1).max(512).describe('Image the sandboxes run, such as debian:bookworm'),
+    command: Argv.optional().describe(
+      'Command (argv) sandboxd starts in each sandbox; none when unset, since sandboxd replaces the image entrypoint',
+    ),
+    args: Argv.optional().describe('Arguments appended to command'),
+    env: EnvList.optional().describe('Environment variables of every sandbox (a Sandbox may add to them)'),
+    resources: ComputeResources.optional(),
+    storage: z
+      .object({
+        size: Quantity.default('1Gi').describe('Size of the /workspace volume, such as 1Gi'),
+        storageClassName: z
+          .string()
+          .max(253)
+          .optional()
+          .describe("StorageClass of the /workspace volume; the cluster's default when unset"),
+      })
+      .optional()
+      .describe('The /workspace volume of each sandbox'),
+    timeout: Duration.optional().describe(
+      "Lifetime cap of each sandbox from its Pod's start, such as 8h; 0 means infinite",
+    ),
+    idleTimeout: Duration.optional().describe(
+      'A sandbox stops after this long without an API call, such as 30m',
+    ),
+    network: z
+      .object({
+        egress: Egress.default('internet').describe(
+          'none (DNS only), internet (public addresses, not the cluster private ranges) or all',
+        ),
+      })
+      .optional()
+      .describe('Network access of the sandboxes'),
+    agent: z
+      .object({
+        maxConcurrentInvokes: z
+          .int()
+          .min(1)
+          .max(1000)
+          .optional()
+          .describe('Cap on parallel invokes per sandbox, unless the Sandbox sets its own'),
+        defaultInvokeTimeout: Duration.optional().describe(
+          'Wall-clock cap of one invoke, such as 5m, unless the Sandbox sets its own',
+        ),
+      })
+      .optional()
+      .describe('Defaults for agent-mode sandboxes'),
+  })
+  .describe(
+    'What sandboxes made from this template run: image, command, resources, storage, limits, network',
+  );
 export type SandboxTemplateSpec = z.infer<typeof SandboxTemplateSpec>;
