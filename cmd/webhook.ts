@@ -4,9 +4,16 @@ import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { Policy } from '../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger } from '../kube/index.ts';
+import { Governance, NamespaceGate, PolicyStore, QuotaLedger, SecretAccessReviewer } from '../kube/index.ts';
 import { serveMetrics } from '../telemetry/index.ts';
-import { WebhookMetrics, governanceAdmission, startWebhook } from '../webhook/index.ts';
+import {
+  WebhookMetrics,
+  credentialAdmission,
+  firstRefusal,
+  governanceAdmission,
+  namespaceAdmission,
+  startWebhook,
+} from '../webhook/index.ts';
 import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
@@ -29,6 +36,9 @@ export async function main(argv: string[]): Promise<number> {
   const store = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
   const governance = new Governance(kc, store, new QuotaLedger(kc));
   const metrics = new WebhookMetrics();
+  const credentials = credentialAdmission(new SecretAccessReviewer(kc), {
+    apiServiceAccount: config['api-service-account'],
+  });
   const webhook = await startWebhook({
     tls: {
       cert: await readFile(config['tls-cert-file'], 'utf8'),
@@ -37,7 +47,13 @@ export async function main(argv: string[]): Promise<number> {
     listen: config.listen,
     logger,
     apiServiceAccount: config['api-service-account'],
-    admitCreate: governanceAdmission(governance),
+    // Governance reserves quota, so it runs last: only a create nothing else refuses counts.
+    admitCreate: firstRefusal(
+      namespaceAdmission(new NamespaceGate(kc, config['service-namespace'])),
+      credentials,
+      governanceAdmission(governance),
+    ),
+    admitUpdate: credentials,
     metrics,
   });
   const served = config['metrics-listen']
