@@ -6,14 +6,7 @@ import { z } from 'zod';
 import { Policy } from '../core/index.ts';
 import { Governance, NamespaceGate, PolicyStore, QuotaLedger, SecretAccessReviewer } from '../kube/index.ts';
 import { serveMetrics } from '../telemetry/index.ts';
-import {
-  WebhookMetrics,
-  credentialAdmission,
-  firstRefusal,
-  governanceAdmission,
-  namespaceAdmission,
-  startWebhook,
-} from '../webhook/index.ts';
+import { WebhookMetrics, sandboxAdmission, startWebhook } from '../webhook/index.ts';
 import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
@@ -36,9 +29,6 @@ export async function main(argv: string[]): Promise<number> {
   const store = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
   const governance = new Governance(kc, store, new QuotaLedger(kc));
   const metrics = new WebhookMetrics();
-  const credentials = credentialAdmission(new SecretAccessReviewer(kc), {
-    apiServiceAccount: config['api-service-account'],
-  });
   const webhook = await startWebhook({
     tls: {
       cert: await readFile(config['tls-cert-file'], 'utf8'),
@@ -47,13 +37,12 @@ export async function main(argv: string[]): Promise<number> {
     listen: config.listen,
     logger,
     apiServiceAccount: config['api-service-account'],
-    // Governance reserves quota, so it runs last: only a create nothing else refuses counts.
-    admitCreate: firstRefusal(
-      namespaceAdmission(new NamespaceGate(kc, config['service-namespace'])),
-      credentials,
-      governanceAdmission(governance),
-    ),
-    admitUpdate: credentials,
+    ...sandboxAdmission({
+      governance,
+      namespaces: new NamespaceGate(kc, config['service-namespace']),
+      reviewer: new SecretAccessReviewer(kc),
+      apiServiceAccount: config['api-service-account'],
+    }),
     metrics,
   });
   const served = config['metrics-listen']

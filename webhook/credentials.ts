@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Credentials } from '../core/index.ts';
-import type { NamespaceGate, SecretAccessReviewer } from '../kube/index.ts';
+import type { Governance, NamespaceGate, SecretAccessReviewer } from '../kube/index.ts';
+import { governanceAdmission } from './governance.ts';
 import type { AdmissionRequest, Verdict } from './review.ts';
 
 const deny = (violations: { code: string; message: string }[]): Verdict => ({
@@ -58,5 +59,30 @@ export function firstRefusal(
       if (!verdict.allowed) return verdict;
     }
     return { allowed: true };
+  };
+}
+
+/**
+ * What `svc webhook` checks beyond immutability: on create the namespace, then credentials,
+ * then governance (last, because it reserves quota: only a create nothing else refuses
+ * counts); on update, credentials when the update changes them.
+ */
+export function sandboxAdmission(o: {
+  governance: Governance;
+  namespaces: NamespaceGate;
+  reviewer: SecretAccessReviewer;
+  apiServiceAccount?: string;
+}): {
+  admitCreate: (r: AdmissionRequest) => Promise<Verdict>;
+  admitUpdate: (r: AdmissionRequest) => Promise<Verdict>;
+} {
+  const credentials = credentialAdmission(o.reviewer, { apiServiceAccount: o.apiServiceAccount });
+  return {
+    admitCreate: firstRefusal(
+      namespaceAdmission(o.namespaces),
+      credentials,
+      governanceAdmission(o.governance),
+    ),
+    admitUpdate: credentials,
   };
 }
