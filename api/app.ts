@@ -44,6 +44,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.use('/sandboxes/:id/ports/:port', pathParams('port'));
   v1.use('/sandboxes/:id/preview/:port/*', pathParams('port'));
   v1.use('/secrets/*', namespaceQuery());
+  v1.use('/secrets/:secretName', pathParams('secretName'));
   v1.use('/audit/*', namespaceQuery());
   v1.use('/governance/effective', namespaceQuery());
   v1.use('/governance/policies/:namespace', pathParams('namespace'));

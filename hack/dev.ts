@@ -113,7 +113,9 @@ async function main(): Promise<number> {
       await apply(parse(await readFile(join(root, 'config/samples', file), 'utf8')) as KubernetesObject);
     }
     // The chart's ServiceAccounts and least-privilege RBAC, as `helm install` makes them.
-    for (const o of parseManifests(renderChart(helmBinary(), { namespace: SERVICE_NAMESPACE }))) {
+    for (const o of parseManifests(
+      renderChart(helmBinary(), { namespace: SERVICE_NAMESPACE, set: [`sandboxNamespaces={${NAMESPACE}}`] }),
+    )) {
       if (RBAC_KINDS.has(o.kind)) await apply(o);
     }
     const controlPlane = cp;

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { CreateSecretRequest, SecretName, reservedSecretReason } from '../../core/index.ts';
+import { CreateSecretRequest, reservedSecretReason } from '../../core/index.ts';
 import { HttpError, notFound, policyViolation, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { readJson, requestNamespace } from '../sandboxes/index.ts';
@@ -39,11 +39,10 @@ export function secretRoutes(deps: ApiDeps): Hono {
     return c.json({ items: await deps.secrets.list(namespace, caller.isAdmin ? undefined : caller.user) });
   });
 
-  app.delete('/:name', async (c) => {
-    const name = c.req.param('name');
+  app.delete('/:secretName', async (c) => {
+    const name = c.req.param('secretName');
     const namespace = requestNamespace(c, deps);
     const missing = () => notFound(`secret ${name} not found in namespace ${namespace}`);
-    if (!SecretName.safeParse(name).success) throw missing();
     await enabledNamespace(namespace);
     const secret = await deps.secrets.read(namespace, name);
     // Another user's Secret is as invisible as a missing one.
