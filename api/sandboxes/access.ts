@@ -89,7 +89,7 @@ export async function admitCreate(
     throw err;
   };
   const gate = await deps.namespaces.check(input.namespace);
-  if (gate.missing) throw notFound(`namespace ${input.namespace} not found`);
+  if (gate.missing) throw notFound(`namespaces "${input.namespace}" not found`);
   if (gate.refusal) throw policyViolation([gate.refusal]);
   await requireTemplate(deps, input.namespace, input.spec.templateRef).catch(malformed);
   const credentials = await deps.credentials.check(input.caller, input.namespace, input.spec);

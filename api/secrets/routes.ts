@@ -14,7 +14,7 @@ export function secretRoutes(deps: ApiDeps): Hono {
 
   const enabledNamespace = async (namespace: string) => {
     const gate = await deps.namespaces.check(namespace);
-    if (gate.missing) throw notFound(`namespace ${namespace} not found`);
+    if (gate.missing) throw notFound(`namespaces "${namespace}" not found`);
     if (gate.refusal) throw policyViolation([gate.refusal]);
     return namespace;
   };

@@ -123,7 +123,7 @@ describe('namespaces opt in', () => {
     expect(missing.status).toBe(404);
     expect(await json(missing)).toEqual({
       error: 'not_found',
-      message: 'namespace creds-does-not-exist not found',
+      message: 'namespaces "creds-does-not-exist" not found',
     });
     const list = (await ns.custom.listNamespacedCustomObject({
       group: GROUP,
