@@ -14,6 +14,7 @@ import { portRoutes } from './ports/index.ts';
 import { previewRoutes } from './preview/index.ts';
 import { sandboxRoutes } from './sandboxes/index.ts';
 import { namespaceQuery, pathParams } from './validation/index.ts';
+import { secretRoutes } from './secrets/index.ts';
 
 /**
  * The HTTP API: health and metrics outside `/api/v1`; everything inside it authenticated
@@ -42,6 +43,8 @@ export function createApp(deps: ApiDeps): Hono {
   v1.use('/sandboxes/:id/*', pathParams('id'));
   v1.use('/sandboxes/:id/ports/:port', pathParams('port'));
   v1.use('/sandboxes/:id/preview/:port/*', pathParams('port'));
+  v1.use('/secrets/*', namespaceQuery());
+  v1.use('/secrets/:secretName', pathParams('secretName'));
   v1.use('/audit/*', namespaceQuery());
   v1.use('/governance/effective', namespaceQuery());
   v1.use('/governance/policies/:namespace', pathParams('namespace'));
@@ -53,6 +56,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', portRoutes(deps));
   v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/sandboxes', agentRoutes(deps));
+  v1.route('/secrets', secretRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));
   v1.route('/governance', governanceRoutes(deps));

@@ -5,7 +5,8 @@ import type { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/inde
 import type { PreviewTargets } from './preview/index.ts';
 import type { AuditRecorder } from './audit/index.ts';
 import type { ApiMetrics } from './metrics/index.ts';
-import type { Governance, SandboxdLocator } from '../kube/index.ts';
+import type { CredentialGate, Governance, NamespaceGate, SandboxdLocator } from '../kube/index.ts';
+import type { UserSecrets } from './secrets/index.ts';
 import type { Tracing } from '../telemetry/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
@@ -28,6 +29,12 @@ export interface ApiDeps {
   statusWaitMs: number;
   /** Policies, and their enforcement at create (and clone) and configure time. */
   governance: Governance;
+  /** Which namespaces may hold sandboxes (`svc.io/sandboxes=enabled`, never the service's own). */
+  namespaces: NamespaceGate;
+  /** Which Secrets a caller may name in `spec.credentials`. */
+  credentials: CredentialGate;
+  /** Users' own Secrets: `/api/v1/secrets`. */
+  secrets: UserSecrets;
   /** Where each sandbox's sandboxd answers: the data path of configure and invoke. */
   sandboxd: SandboxdLocator;
   /** Spans of configure and invoke (a no-op tracer when no exporter is configured). */

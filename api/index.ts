@@ -5,6 +5,7 @@ export { ApiKeyStore, OidcVerifier } from './auth/index.ts';
 export type { AuthOptions, Caller } from './auth/index.ts';
 export { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
 export { PreviewTargets } from './preview/index.ts';
+export { UserSecrets } from './secrets/index.ts';
 export { serveApi } from './serve.ts';
 export type { ServedApi } from './serve.ts';
 export { openApiDocument } from './openapi/index.ts';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { ApiKeyStore } from '../api/index.ts';
-import { SseParser } from '../core/index.ts';
+import { SandboxNamespaces, SseParser } from '../core/index.ts';
 import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
 import { startManaged, type Managed } from '../test/controlplane/processes.ts';
 import { createBenchTemplate, directRun, fmt, mean, percentile, round, type Measured } from './support.ts';
@@ -46,8 +46,12 @@ async function main(): Promise<void> {
   try {
     const kc = env.kubeConfig;
     const core = kc.makeApiClient(CoreV1Api);
-    for (const name of [SERVICE_NAMESPACE, NAMESPACE])
-      await core.createNamespace({ body: { metadata: { name } } });
+    await core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } });
+    await core.createNamespace({
+      body: {
+        metadata: { name: NAMESPACE, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } },
+      },
+    });
     await createBenchTemplate(kc, TEMPLATE, {
       storage: { size: '1Gi' },
       agent: { maxConcurrentInvokes: CONCURRENCY },

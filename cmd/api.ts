@@ -2,7 +2,15 @@
 // named after the spec's deployment settings where it names them.
 import { pino } from 'pino';
 import { Policy } from '../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger, SandboxdKeySecret, SandboxdLocator } from '../kube/index.ts';
+import {
+  CredentialGate,
+  Governance,
+  NamespaceGate,
+  PolicyStore,
+  QuotaLedger,
+  SandboxdKeySecret,
+  SandboxdLocator,
+} from '../kube/index.ts';
 import { z } from 'zod';
 import {
   ApiKeyStore,
@@ -13,6 +21,7 @@ import {
   PreviewTargets,
   AuditRecorder,
   ApiMetrics,
+  UserSecrets,
   createApp,
   serveApi,
   type ApiDeps,
@@ -94,6 +103,9 @@ export async function startApi(config: Config): Promise<{ address: string; close
       new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw)),
       new QuotaLedger(kc),
     ),
+    namespaces: new NamespaceGate(kc, config['service-namespace']),
+    credentials: new CredentialGate(kc),
+    secrets: new UserSecrets(kc),
     sandboxd: new SandboxdLocator({
       kc,
       key: new SandboxdKeySecret({ kc, namespace: config['service-namespace'] }).read,

@@ -4,9 +4,9 @@ import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { Policy } from '../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger } from '../kube/index.ts';
+import { Governance, NamespaceGate, PolicyStore, QuotaLedger, SecretAccessReviewer } from '../kube/index.ts';
 import { serveMetrics } from '../telemetry/index.ts';
-import { WebhookMetrics, governanceAdmission, startWebhook } from '../webhook/index.ts';
+import { WebhookMetrics, sandboxAdmission, startWebhook } from '../webhook/index.ts';
 import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
@@ -37,7 +37,12 @@ export async function main(argv: string[]): Promise<number> {
     listen: config.listen,
     logger,
     apiServiceAccount: config['api-service-account'],
-    admitCreate: governanceAdmission(governance),
+    ...sandboxAdmission({
+      governance,
+      namespaces: new NamespaceGate(kc, config['service-namespace']),
+      reviewer: new SecretAccessReviewer(kc),
+      apiServiceAccount: config['api-service-account'],
+    }),
     metrics,
   });
   const served = config['metrics-listen']

@@ -103,11 +103,19 @@ async function main(): Promise<number> {
     await ignoring([409], () => core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } }));
     const apply = (o: KubernetesObject) =>
       objects.patch(o, undefined, undefined, 'svc-dev', true, PatchStrategy.ServerSideApply);
+    // The sandbox namespace opts in to sandboxes, as docs/install.md says an installer does.
+    await apply({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name: NAMESPACE, labels: { 'svc.io/sandboxes': 'enabled' } },
+    });
     for (const file of TEMPLATES) {
       await apply(parse(await readFile(join(root, 'config/samples', file), 'utf8')) as KubernetesObject);
     }
     // The chart's ServiceAccounts and least-privilege RBAC, as `helm install` makes them.
-    for (const o of parseManifests(renderChart(helmBinary(), { namespace: SERVICE_NAMESPACE }))) {
+    for (const o of parseManifests(
+      renderChart(helmBinary(), { namespace: SERVICE_NAMESPACE, set: [`sandboxNamespaces={${NAMESPACE}}`] }),
+    )) {
       if (RBAC_KINDS.has(o.kind)) await apply(o);
     }
     const controlPlane = cp;

@@ -14,6 +14,8 @@ export interface WebhookOptions {
   apiServiceAccount?: string;
   /** Governance on create: a denial verdict, or allowed. Plugged in by `cmd/webhook.ts`. */
   admitCreate?: (request: AdmissionRequest) => Promise<Verdict>;
+  /** Further checks on update, after immutability (credentials changed by an update). */
+  admitUpdate?: (request: AdmissionRequest) => Promise<Verdict>;
   /** Counts and times every review answered. */
   metrics?: WebhookMetrics;
 }
@@ -26,10 +28,11 @@ export async function startWebhook(opts: WebhookOptions): Promise<{ port: number
     [PATHS.mutate]: (r) => Promise.resolve(setCreatedBy(r, opts)),
     [PATHS.validate]: async (r) => {
       if (r.operation === 'UPDATE') {
-        return checkImmutable(
+        const immutable = checkImmutable(
           r.oldObject?.spec as Record<string, unknown>,
           r.object?.spec as Record<string, unknown>,
         );
+        return immutable.allowed && opts.admitUpdate ? opts.admitUpdate(r) : immutable;
       }
       if (r.operation === 'CREATE' && opts.admitCreate) return opts.admitCreate(r);
       return { allowed: true };

@@ -78,8 +78,10 @@ export function cloneRoutes(deps: ApiDeps): Hono {
       if (!named.success) throw validationError(named.error, 'name');
       if (parsed.data.name === undefined && (await exists(deps, namespace, name))) continue;
       if (admitted !== name) {
-        // Quotas apply to clones as to creates; a changed name is reserved anew.
-        await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec });
+        // Quotas apply to clones as to creates; a changed name is reserved anew. So do
+        // credentials: the clone keeps the source's references only if the cloning user may
+        // use every one of them now (403 credential_not_allowed otherwise, nothing dropped).
+        await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec, caller: c.var.caller });
         admitted = name;
       }
       const snapshot = snapshotName(sourceName, ts);

@@ -10,6 +10,7 @@ import {
   CloneRequest,
   CloneResponse,
   CreateSandboxRequest,
+  CreateSecretRequest,
   ErrorBody,
   ForwardedPort,
   PortRequest,
@@ -22,6 +23,8 @@ import {
   PathParams,
   CreateApiKeyRequest,
   type PathParamName,
+  SecretList,
+  SecretSummary,
 } from '../../core/index.ts';
 import { ApiKeyRecord } from '../auth/index.ts';
 
@@ -262,6 +265,38 @@ export const operations: Operation[] = [
     query: AuditQuery,
     responses: { 200: AuditList },
     errors: [400, 401, 403, 404, 503],
+  },
+  {
+    method: 'post',
+    path: '/secrets',
+    operationId: 'createSecret',
+    summary:
+      "Store a Secret of the caller's own for spec.credentials, labelled svc.io/owner=<caller>; values are write-only",
+    request: CreateSecretRequest,
+    query: NamespaceQuery,
+    responses: { 201: SecretSummary },
+    errors: [400, 401, 403, 404, 409, 413, 503],
+    refusals: governed,
+  },
+  {
+    method: 'get',
+    path: '/secrets',
+    operationId: 'listSecrets',
+    summary: "The caller's Secrets (an admin: every user's): names and keys, never values",
+    query: NamespaceQuery,
+    responses: { 200: SecretList },
+    errors: [400, 401, 403, 404, 503],
+    refusals: governed,
+  },
+  {
+    method: 'delete',
+    path: '/secrets/{secretName}',
+    operationId: 'deleteSecret',
+    summary: "Delete one of the caller's Secrets (404 for another user's)",
+    query: NamespaceQuery,
+    responses: { 204: undefined },
+    errors: [400, 401, 403, 404, 503],
+    refusals: governed,
   },
   {
     method: 'get',

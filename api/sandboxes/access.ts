@@ -74,18 +74,30 @@ export function present(sandbox: Sandbox): Sandbox {
 }
 
 /**
- * Admission of a create or a clone: 400 `template_not_found` for a template that does not
- * exist, then governance: 403 `policy_violation` listing every violation.
+ * Admission of a create or a clone: the namespace must exist (404) and be enabled for
+ * sandboxes (403 `namespace_not_enabled`); 400 `template_not_found` for a template that
+ * does not exist; every credential must be the caller's to use (403
+ * `credential_not_allowed`; a missing Secret or key: 400 `credential_not_found`); then
+ * governance, which reserves quota last: 403 `policy_violation` listing every violation.
  */
 export async function admitCreate(
   deps: ApiDeps,
-  input: { user: string; namespace: string; name: string; spec: SandboxSpec },
+  input: { user: string; namespace: string; name: string; spec: SandboxSpec; caller: Caller },
 ): Promise<void> {
   const malformed = (err: unknown) => {
     if (err instanceof PolicyMalformedError) throw new HttpError(500, 'policy_malformed', err.message);
     throw err;
   };
+  const gate = await deps.namespaces.check(input.namespace);
+  if (gate.missing) throw notFound(`namespaces "${input.namespace}" not found`);
+  if (gate.refusal) throw policyViolation([gate.refusal]);
   await requireTemplate(deps, input.namespace, input.spec.templateRef).catch(malformed);
+  const credentials = await deps.credentials.check(input.caller, input.namespace, input.spec);
+  if (credentials.violations.length > 0) throw policyViolation(credentials.violations);
+  if (credentials.missing.length > 0)
+    throw new HttpError(400, 'credential_not_found', credentials.missing.join('; '), {
+      extra: { missing: credentials.missing },
+    });
   const violations = await deps.governance.checkCreate(input).catch(malformed);
   if (violations.length > 0) throw policyViolation(violations);
 }

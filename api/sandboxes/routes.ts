@@ -16,7 +16,7 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     const namespace = bodyNamespace ?? requestNamespace(c, deps);
     // createdBy comes from the authenticated caller, never from the request.
     const full = { ...spec, createdBy: c.var.caller.user };
-    await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec: full });
+    await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec: full, caller: c.var.caller });
     const sandbox = await deps.sandboxes.create(namespace, {
       apiVersion: `${GROUP}/${VERSION}`,
       kind: 'Sandbox',

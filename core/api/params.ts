@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NamespaceName, SandboxName } from './sandboxes.ts';
+import { SecretName } from './secrets.ts';
 
 /**
  * The path and query parameters of the HTTP API. Each is checked before any handler runs
@@ -29,6 +30,7 @@ export const PathParams = {
   port: PortParam,
   namespace: NamespaceName,
   keyId: ApiKeyId,
+  secretName: SecretName,
   /** The rest of a preview path: passed to the sandbox's app as it is. */
   path: z.string(),
 } as const;

@@ -7,3 +7,14 @@ export type { Candidate, Counts } from './check.ts';
 export { checkConfigureLimits, CONFIGURE_LIMITS } from './limits.ts';
 export { policyViolationBody } from './violations.ts';
 export type { Violation, ViolationCode, PolicyViolationBody } from './violations.ts';
+export {
+  CredentialMarks,
+  RESERVED_SECRET_NAMES,
+  SandboxNamespaces,
+  mayUseSecret,
+  namespaceRefusal,
+  neverEnabled,
+  referencedSecrets,
+  reservedSecretReason,
+} from './credentials.ts';
+export type { SecretReference, SecretUser } from './credentials.ts';

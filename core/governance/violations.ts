@@ -13,7 +13,9 @@ export type ViolationCode =
   | 'agent_image_not_approved'
   | 'configure_file_too_large'
   | 'configure_request_too_large'
-  | 'configure_too_many_files';
+  | 'configure_too_many_files'
+  | 'credential_not_allowed'
+  | 'namespace_not_enabled';
 
 export interface Violation {
   code: ViolationCode;

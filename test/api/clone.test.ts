@@ -1,6 +1,6 @@
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { CloneResponse, Sandbox } from '../../core/index.ts';
+import { SandboxNamespaces, type CloneResponse, type Sandbox } from '../../core/index.ts';
 import { startEnvironment } from '../controlplane/index.ts';
 import {
   kubeRequest,
@@ -166,7 +166,11 @@ describe('clone without snapshot support', () => {
     try {
       const kc = new KubeConfig();
       kc.loadFromFile(bare.kubeconfigPath);
-      await kc.makeApiClient(CoreV1Api).createNamespace({ body: { metadata: { name: 'bare' } } });
+      await kc.makeApiClient(CoreV1Api).createNamespace({
+        body: {
+          metadata: { name: 'bare', labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } },
+        },
+      });
       const target: TestNamespace = {
         name: 'bare',
         kc,

@@ -2,7 +2,7 @@
 // real apiserver with no operator: each test fails without its fix.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUP, VERSION, type CloneResponse, type Sandbox } from '../../core/index.ts';
+import { GROUP, SandboxNamespaces, VERSION, type CloneResponse, type Sandbox } from '../../core/index.ts';
 import { kubeRequest, startTestApi, useNamespace, type TestApi } from '../support/index.ts';
 
 const ns = useNamespace('api-defects');
@@ -170,7 +170,9 @@ describe('item 7: a template that does not exist', () => {
 
   it('lists only what governance allowedTemplates lets through, namespaced templates included', async () => {
     const target = `${ns.name}-allowed`;
-    await ns.core.createNamespace({ body: { metadata: { name: target } } });
+    await ns.core.createNamespace({
+      body: { metadata: { name: target, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } } },
+    });
     made.push(target);
     await ns.custom.createNamespacedCustomObject({
       group: GROUP,

@@ -8,7 +8,7 @@ import {
 } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Policy } from '../../core/index.ts';
+import { Policy, SandboxNamespaces } from '../../core/index.ts';
 import { Governance, PolicyStore, QuotaLedger } from '../../kube/index.ts';
 import { governanceAdmission, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
 import { createCertificateAuthority } from '../controlplane/index.ts';
@@ -21,7 +21,14 @@ const made: string[] = [];
 /** A namespace of its own for one row, so quotas and overrides never meet. */
 async function namespace(suffix: string): Promise<string> {
   const name = `${ns.name}-${suffix}`;
-  await ns.core.createNamespace({ body: { metadata: { name, labels: { 'svc.io/test-namespace': name } } } });
+  await ns.core.createNamespace({
+    body: {
+      metadata: {
+        name,
+        labels: { 'svc.io/test-namespace': name, [SandboxNamespaces.label]: SandboxNamespaces.enabled },
+      },
+    },
+  });
   made.push(name);
   return name;
 }

@@ -1,7 +1,8 @@
 // The operator and the API as `svc` processes signed in as their own ServiceAccounts, with
 // exactly the RBAC the Helm chart renders (real TokenRequest tokens, the real apiserver's
 // RBAC authorizer), and the webhook as its own too: the whole user journey works, nothing the components do is forbidden,
-// and the API's account reads no Secret beyond its two.
+// and the API's account reads no Secret beyond its two and those of the sandbox namespace
+// the chart lists in sandboxNamespaces (for credentials).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -95,15 +96,17 @@ async function logs(): Promise<string> {
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'svc-test-rbac-'));
   // The chart's ServiceAccounts and RBAC, applied for real, in the release namespace.
-  const rendered = parseManifests(renderChart(helmBinary(), { release, namespace: system.name }));
+  const rendered = parseManifests(
+    renderChart(helmBinary(), { release, namespace: system.name, set: [`sandboxNamespaces={${ns.name}}`] }),
+  );
   const rbac = rendered.filter((o) =>
     ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind),
   ) as KubernetesObject[];
   expect(rbac.map((o) => o.kind).sort()).toEqual([
-    ...Array<string>(3).fill('ClusterRole'),
+    ...Array<string>(4).fill('ClusterRole'),
     ...Array<string>(3).fill('ClusterRoleBinding'),
     ...Array<string>(3).fill('Role'),
-    ...Array<string>(3).fill('RoleBinding'),
+    ...Array<string>(4).fill('RoleBinding'),
     ...Array<string>(3).fill('ServiceAccount'),
   ]);
   const objects = KubernetesObjectApi.makeApiClient(system.kc);
@@ -267,10 +270,16 @@ async function phase(name: string, want: string): Promise<void> {
 
 describe('operator and API as their ServiceAccounts, with the chart’s RBAC', () => {
   test('create, configure, invoke, ports, preview, audit, governance, clone and delete all work', async () => {
+    // alice's own Secret, made through the API, named in her sandbox's credentials.
+    const secret = await call('POST', '/secrets', keys.alice, { name: 'alice-token', data: { token: 't' } });
+    expect(secret.status, await secret.clone().text()).toBe(201);
+    const listed = await call('GET', '/secrets', keys.alice);
+    expect(await listed.json()).toMatchObject({ items: [{ name: 'alice-token', keys: ['token'] }] });
     const created = await call('POST', '/sandboxes', keys.alice, {
       name: 'agent',
       mode: 'agent',
       templateRef: { name: template },
+      credentials: { env: [{ name: 'TOKEN', secretName: 'alice-token', key: 'token' }] },
     });
     expect(created.status, await created.clone().text()).toBe(201);
     await phase('agent', 'Running');
@@ -383,7 +392,7 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
     expect(all).not.toMatch(/forbidden/i);
   }, 300_000);
 
-  test('the API’s ServiceAccount reads no Secret beyond svc-api-keys and svc-sandboxd-key', async () => {
+  test('the API’s ServiceAccount reads no Secret beyond its two and the sandbox namespace’s', async () => {
     const core = apiKc.makeApiClient(CoreV1Api);
     const status = (p: Promise<unknown>) =>
       p.then(
@@ -405,15 +414,18 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
     expect(
       await status(core.readNamespacedSecret({ name: 'svc-sandboxd-key', namespace: system.name })),
     ).toBe(200);
-    // Nothing else: not other Secrets of its namespace, not a sandbox's token or a user's
-    // credentials in the sandbox namespace, no listing anywhere.
+    // Credentials: users' Secrets in the sandbox namespace the chart enabled (RoleBinding
+    // to <release>-api-credentials). Tokens there are refused by the API's code, not RBAC.
+    expect(await status(core.readNamespacedSecret({ name: 'user-credentials', namespace: ns.name }))).toBe(
+      200,
+    );
+    expect(await status(core.listNamespacedSecret({ namespace: ns.name }))).toBe(200);
+    // Nothing else: not other Secrets of its namespace, not kube-system's, no listing
+    // anywhere else.
     expect(await status(core.readNamespacedSecret({ name: 'unrelated', namespace: system.name }))).toBe(403);
     expect(await status(core.listNamespacedSecret({ namespace: system.name }))).toBe(403);
-    expect(await status(core.readNamespacedSecret({ name: 'user-credentials', namespace: ns.name }))).toBe(
-      403,
-    );
-    expect(await status(core.readNamespacedSecret({ name: 'agent-sandboxd', namespace: ns.name }))).toBe(403);
-    expect(await status(core.listNamespacedSecret({ namespace: ns.name }))).toBe(403);
+    expect(await status(core.readNamespacedSecret({ name: 'anything', namespace: 'kube-system' }))).toBe(403);
+    expect(await status(core.listNamespacedSecret({ namespace: 'kube-system' }))).toBe(403);
     expect(await status(core.listSecretForAllNamespaces())).toBe(403);
     expect(
       await status(

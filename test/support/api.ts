@@ -6,6 +6,8 @@ import {
   QuotaLedger,
   SandboxdKeySecret,
   SandboxdLocator,
+  CredentialGate,
+  NamespaceGate,
 } from '../../kube/index.ts';
 import type { Hono } from 'hono';
 import {
@@ -17,6 +19,7 @@ import {
   PreviewTargets,
   AuditRecorder,
   ApiMetrics,
+  UserSecrets,
   createApp,
   serveApi,
   type ServedApi,
@@ -51,6 +54,8 @@ export async function startTestApi(
     oidc?: { issuer: string; adminGroup?: string };
     devAuth?: boolean;
     statusWaitMs?: number;
+    /** The namespace the gate refuses as the service's own (default `svc-system`). */
+    serviceNamespace?: string;
     /** Where the API's spans go (default: a no-op tracer). */
     tracing?: Tracing;
   } = {},
@@ -75,6 +80,12 @@ export async function startTestApi(
       new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw)),
       new QuotaLedger(ns.kc),
     ),
+    // The harness keeps the API's keys and policies in the test's namespace, where its
+    // sandboxes live too; the namespace refused as the service's own is the one make dev
+    // and the chart's default use.
+    namespaces: new NamespaceGate(ns.kc, opts.serviceNamespace ?? 'svc-system'),
+    credentials: new CredentialGate(ns.kc),
+    secrets: new UserSecrets(ns.kc),
     // The operator of a test (useOperator) keeps its key Secret in the same namespace.
     sandboxd: new SandboxdLocator({
       kc: ns.kc,

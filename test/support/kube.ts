@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, inject } from 'vitest';
+import { SandboxNamespaces } from '../../core/index.ts';
 
 /** An admin KubeConfig for the run's control plane. */
 export function adminKubeConfig(): KubeConfig {
@@ -27,7 +28,12 @@ export function useNamespace(prefix = 't'): TestNamespace {
   const state = { name: '' };
   beforeAll(async () => {
     state.name = `${prefix}-${randomBytes(4).toString('hex')}`;
-    await core.createNamespace({ body: { metadata: { name: state.name } } });
+    // Enabled for sandboxes, as an installer enables a namespace (docs/install.md).
+    await core.createNamespace({
+      body: {
+        metadata: { name: state.name, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } },
+      },
+    });
   });
   afterAll(async () => {
     if (state.name) await core.deleteNamespace({ name: state.name });

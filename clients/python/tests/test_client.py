@@ -418,3 +418,60 @@ def test_configure_errors_are_raised_on_iteration() -> None:
 
     with Recorder(answer).sync() as client, pytest.raises(svc.Conflict):
         client.configure("sb", entrypoint=["a"]).wait()
+
+
+SECRET = {"name": "openai", "namespace": "ns", "owner": "alice", "keys": ["key"]}
+
+
+def _secrets_answer(r: httpx.Request) -> httpx.Response:
+    if r.method == "DELETE":
+        return httpx.Response(204)
+    if r.method == "POST":
+        return httpx.Response(201, json={**SECRET, "creationTimestamp": "2026-01-01T00:00:00.000Z"})
+    return httpx.Response(200, json={"items": [SECRET]})
+
+
+def test_secret_calls() -> None:
+    rec = Recorder(_secrets_answer)
+    with rec.sync(namespace="ns") as client:
+        made = client.create_secret("openai", {"key": "sk-1"})
+        assert made == svc.SecretSummary(
+            "openai", "ns", "alice", ["key"], "2026-01-01T00:00:00.000Z"
+        )
+        assert client.list_secrets() == [svc.SecretSummary("openai", "ns", "alice", ["key"])]
+        client.delete_secret("openai", namespace="other")
+    assert [(r.method, r.url.path, r.url.params["namespace"]) for r in rec.requests] == [
+        ("POST", "/api/v1/secrets", "ns"),
+        ("GET", "/api/v1/secrets", "ns"),
+        ("DELETE", "/api/v1/secrets/openai", "other"),
+    ]
+    assert body(rec.requests[0]) == {"name": "openai", "data": {"key": "sk-1"}}
+
+
+async def test_async_secret_calls() -> None:
+    rec = Recorder(_secrets_answer)
+    async with rec.aio(namespace="ns") as client:
+        assert (await client.create_secret("openai", {"key": "sk-1"})).keys == ["key"]
+        assert [s.name for s in await client.list_secrets()] == ["openai"]
+        await client.delete_secret("openai")
+    assert [(r.method, r.url.path) for r in rec.requests] == [
+        ("POST", "/api/v1/secrets"),
+        ("GET", "/api/v1/secrets"),
+        ("DELETE", "/api/v1/secrets/openai"),
+    ]
+    assert body(rec.requests[0]) == {"name": "openai", "data": {"key": "sk-1"}}
+
+
+def test_credential_refusal_is_a_policy_violation() -> None:
+    refused = {
+        "error": "policy_violation",
+        "violations": [
+            {"code": "credential_not_allowed", "message": "Secret x is not bob's to use"}
+        ],
+    }
+    rec = Recorder(lambda r: httpx.Response(403, json=refused))
+    with rec.sync() as client, pytest.raises(svc.PolicyViolation) as caught:
+        client.create(
+            "sb", "default", credentials={"env": [{"name": "X", "secretName": "x", "key": "k"}]}
+        )
+    assert [v.code for v in caught.value.violations] == ["credential_not_allowed"]

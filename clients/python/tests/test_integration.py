@@ -390,6 +390,48 @@ async def test_async_flow(
             await aalice.wait_deleted(doomed, timeout=120)
 
 
+def test_own_secret_reaches_own_sandbox_and_no_one_elses(
+    alice: Client, bob: Client, template: str
+) -> None:
+    secret = unique("pysecret")
+    value = f"value-{uuid.uuid4().hex}"
+    made = alice.create_secret(secret, {"token": value})
+    name = unique("pycred")
+    try:
+        assert (made.name, made.owner, made.keys) == (secret, "alice", ["token"])
+        assert secret in {s.name for s in alice.list_secrets()}
+        assert secret not in {s.name for s in bob.list_secrets()}
+        with pytest.raises(svc.NotFound):
+            bob.delete_secret(secret)
+        env = {"env": [{"name": "TOKEN", "secretName": secret, "key": "token"}]}
+        with pytest.raises(svc.PolicyViolation) as refused:
+            bob.create(unique("pysteal"), template, credentials=env)
+        assert [v.code for v in refused.value.violations] == ["credential_not_allowed"]
+        assert value not in str(refused.value.body)
+
+        alice.create(name, template, mode="agent", credentials=env)
+        alice.wait_for_phase(name, "Running", timeout=READY_TIMEOUT)
+        alice.configure(name, entrypoint=["sh", "-c", 'printf "%s" "$TOKEN"']).wait()
+        result = alice.run(name)
+        assert (result.stdout, result.exit_code) == (value, 0)
+    finally:
+        with contextlib.suppress(svc.NotFound):
+            alice.delete(name)
+        alice.delete_secret(secret)
+    assert secret not in {s.name for s in alice.list_secrets()}
+
+
+async def test_async_secrets(aalice: AsyncClient) -> None:
+    secret = unique("pyasecret")
+    made = await aalice.create_secret(secret, {"a": "1", "b": "2"})
+    assert made.keys == ["a", "b"]
+    assert secret in {s.name for s in await aalice.list_secrets()}
+    await aalice.delete_secret(secret)
+    assert secret not in {s.name for s in await aalice.list_secrets()}
+    with pytest.raises(svc.NotFound):
+        await aalice.delete_secret(secret)
+
+
 def test_unauthenticated_call_is_401(svc_env: dict[str, str]) -> None:
     anon = Client(svc_env["SVC_BASE_URL"], api_key="not-a-key")
     with anon, pytest.raises(svc.AuthenticationError):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import builtins
 import time
 from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -52,6 +53,7 @@ from .models import (
     Page,
     Policy,
     Sandbox,
+    SecretSummary,
     Start,
     StoredPolicies,
 )
@@ -432,6 +434,24 @@ class AsyncClient:
     ) -> dict[str, Any]:
         """Cancel a running invoke; its ``Exit`` then reports exit code -1."""
         return await self._json(self._req.cancel(name, invoke_id, namespace))
+
+    # --- secrets ---------------------------------------------------------------------
+
+    async def create_secret(
+        self, name: str, data: Mapping[str, str], *, namespace: str | None = None
+    ) -> SecretSummary:
+        """Store a Secret of your own for ``credentials``; its values are never shown again."""
+        call = self._req.create_secret(name, data, namespace)
+        return SecretSummary.from_dict(await self._json(call))
+
+    async def list_secrets(self, *, namespace: str | None = None) -> builtins.list[SecretSummary]:
+        """Your Secrets (an admin: everyone's), with their keys but never their values."""
+        items = (await self._json(self._req.list_secrets(namespace))).get("items") or []
+        return [SecretSummary.from_dict(i) for i in items]
+
+    async def delete_secret(self, name: str, *, namespace: str | None = None) -> None:
+        """Delete one of your Secrets (``NotFound`` for another user's)."""
+        await self._http.request(self._req.delete_secret(name, namespace))
 
     # --- governance ------------------------------------------------------------------
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import builtins
 import json
 import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
@@ -41,6 +42,7 @@ from .models import (
     Page,
     Policy,
     Sandbox,
+    SecretSummary,
     Start,
     StoredPolicies,
     env_list,
@@ -200,6 +202,15 @@ class _Requests:
             self.ns(namespace),
             json={"invokeId": invoke_id},
         )
+
+    def create_secret(self, name: str, data: Mapping[str, str], namespace: str | None) -> Call:
+        return Call("POST", "/secrets", self.ns(namespace), json={"name": name, "data": dict(data)})
+
+    def list_secrets(self, namespace: str | None) -> Call:
+        return Call("GET", "/secrets", self.ns(namespace))
+
+    def delete_secret(self, name: str, namespace: str | None) -> Call:
+        return Call("DELETE", f"/secrets/{_seg(name)}", self.ns(namespace))
 
     def get_policies(self) -> Call:
         return Call("GET", "/governance/policies")
@@ -739,6 +750,23 @@ class Client:
     def cancel(self, name: str, invoke_id: str, *, namespace: str | None = None) -> dict[str, Any]:
         """Cancel a running invoke; its ``Exit`` then reports exit code -1."""
         return self._json(self._req.cancel(name, invoke_id, namespace))
+
+    # --- secrets ---------------------------------------------------------------------
+
+    def create_secret(
+        self, name: str, data: Mapping[str, str], *, namespace: str | None = None
+    ) -> SecretSummary:
+        """Store a Secret of your own for ``credentials``; its values are never shown again."""
+        return SecretSummary.from_dict(self._json(self._req.create_secret(name, data, namespace)))
+
+    def list_secrets(self, *, namespace: str | None = None) -> builtins.list[SecretSummary]:
+        """Your Secrets (an admin: everyone's), with their keys but never their values."""
+        items = self._json(self._req.list_secrets(namespace)).get("items") or []
+        return [SecretSummary.from_dict(i) for i in items]
+
+    def delete_secret(self, name: str, *, namespace: str | None = None) -> None:
+        """Delete one of your Secrets (``NotFound`` for another user's)."""
+        self._http.request(self._req.delete_secret(name, namespace))
 
     # --- governance ------------------------------------------------------------------
 

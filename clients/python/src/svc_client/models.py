@@ -230,6 +230,27 @@ class Accepted:
 
 
 @dataclass(frozen=True)
+class SecretSummary:
+    """A Secret of a user's own, as ``/secrets`` shows it: names and keys, never values."""
+
+    name: str
+    namespace: str
+    owner: str
+    keys: list[str]
+    creation_timestamp: str | None = None
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SecretSummary:
+        return cls(
+            name=_str(data.get("name")) or "",
+            namespace=_str(data.get("namespace")) or "",
+            owner=_str(data.get("owner")) or "",
+            keys=_strs(data.get("keys")),
+            creation_timestamp=_str(data.get("creationTimestamp")),
+        )
+
+
+@dataclass(frozen=True)
 class CloneResult:
     """The 202 body of ``POST .../clone``: the new sandbox is hydrating from ``snapshot``."""
 

@@ -1,0 +1,2 @@
+export { secretRoutes } from './routes.ts';
+export { UserSecrets } from './store.ts';

@@ -1,0 +1,55 @@
+import { Hono } from 'hono';
+import { CreateSecretRequest, reservedSecretReason } from '../../core/index.ts';
+import { HttpError, notFound, policyViolation, validationError } from '../errors/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { readJson, requestNamespace } from '../sandboxes/index.ts';
+
+/**
+ * A user's own Secrets for `spec.credentials`: create (values write-only), list (names and
+ * keys) and delete, in a namespace enabled for sandboxes (`?namespace=`, as for sandboxes).
+ * Non-admins see and delete only their own; admins see everyone's.
+ */
+export function secretRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+
+  const enabledNamespace = async (namespace: string) => {
+    const gate = await deps.namespaces.check(namespace);
+    if (gate.missing) throw notFound(`namespaces "${namespace}" not found`);
+    if (gate.refusal) throw policyViolation([gate.refusal]);
+    return namespace;
+  };
+
+  app.post('/', async (c) => {
+    const parsed = CreateSecretRequest.safeParse(await readJson(c.req.raw));
+    if (!parsed.success) {
+      // zod's issues name fields only, never the values it refused.
+      throw validationError(parsed.error);
+    }
+    const { name, data } = parsed.data;
+    const reserved = reservedSecretReason(name);
+    if (reserved) throw new HttpError(400, 'reserved_name', `${reserved}: choose another name`);
+    const namespace = await enabledNamespace(requestNamespace(c, deps));
+    const created = await deps.secrets.create({ namespace, name, owner: c.var.caller.user, data });
+    return c.json(created, 201);
+  });
+
+  app.get('/', async (c) => {
+    const namespace = await enabledNamespace(requestNamespace(c, deps));
+    const caller = c.var.caller;
+    return c.json({ items: await deps.secrets.list(namespace, caller.isAdmin ? undefined : caller.user) });
+  });
+
+  app.delete('/:secretName', async (c) => {
+    const name = c.req.param('secretName');
+    const namespace = requestNamespace(c, deps);
+    const missing = () => notFound(`secret ${name} not found in namespace ${namespace}`);
+    await enabledNamespace(namespace);
+    const secret = await deps.secrets.read(namespace, name);
+    // Another user's Secret is as invisible as a missing one.
+    if (!secret || (!c.var.caller.isAdmin && secret.owner !== c.var.caller.user)) throw missing();
+    await deps.secrets.delete(namespace, name);
+    return c.body(null, 204);
+  });
+
+  return app;
+}

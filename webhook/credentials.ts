@@ -1,0 +1,88 @@
+import { isDeepStrictEqual } from 'node:util';
+import { Credentials } from '../core/index.ts';
+import type { Governance, NamespaceGate, SecretAccessReviewer } from '../kube/index.ts';
+import { governanceAdmission } from './governance.ts';
+import type { AdmissionRequest, Verdict } from './review.ts';
+
+const deny = (violations: { code: string; message: string }[]): Verdict => ({
+  allowed: false,
+  reason: 'policy_violation',
+  message: `policy_violation: ${violations.map((v) => `${v.code}: ${v.message}`).join('; ')}`,
+});
+
+/**
+ * `spec.credentials` written straight to the apiserver (create, or an update that changes
+ * them): allowed only when the requesting user may `get` every Secret named, as a
+ * SubjectAccessReview says; the service's own and token Secrets never. The API's own
+ * ServiceAccount passes: it has already applied its own rule for its caller.
+ */
+export function credentialAdmission(
+  reviewer: SecretAccessReviewer,
+  opts: { apiServiceAccount?: string },
+): (request: AdmissionRequest) => Promise<Verdict> {
+  return async function admitCredentials(request) {
+    const spec = (request.object?.spec ?? {}) as { credentials?: unknown };
+    const parsed = Credentials.safeParse(spec.credentials ?? {});
+    if (!parsed.success || !request.namespace) return { allowed: true }; // the schema refuses it
+    if (request.operation === 'UPDATE') {
+      const old = (request.oldObject?.spec ?? {}) as { credentials?: unknown };
+      if (isDeepStrictEqual(old.credentials, spec.credentials)) return { allowed: true };
+    }
+    const user = request.userInfo.username ?? '';
+    if (opts.apiServiceAccount && user === opts.apiServiceAccount) return { allowed: true };
+    const violations = await reviewer.check(
+      { user, groups: request.userInfo.groups ?? [] },
+      request.namespace,
+      { credentials: parsed.data },
+    );
+    return violations.length === 0 ? { allowed: true } : deny(violations);
+  };
+}
+
+/** Sandboxes are created only in namespaces enabled for them, by the API and kubectl alike. */
+export function namespaceAdmission(gate: NamespaceGate): (request: AdmissionRequest) => Promise<Verdict> {
+  return async function admitNamespace(request) {
+    if (!request.namespace) return { allowed: true };
+    const found = await gate.check(request.namespace);
+    if (found.missing) return { allowed: true }; // the apiserver refuses a missing namespace itself
+    return found.refusal ? deny([found.refusal]) : { allowed: true };
+  };
+}
+
+/** The checks in order; the first refusal is the verdict. */
+export function firstRefusal(
+  ...checks: ((request: AdmissionRequest) => Promise<Verdict>)[]
+): (request: AdmissionRequest) => Promise<Verdict> {
+  return async (request) => {
+    for (const check of checks) {
+      const verdict = await check(request);
+      if (!verdict.allowed) return verdict;
+    }
+    return { allowed: true };
+  };
+}
+
+/**
+ * What `svc webhook` checks beyond immutability: on create the namespace, then credentials,
+ * then governance (last, because it reserves quota: only a create nothing else refuses
+ * counts); on update, credentials when the update changes them.
+ */
+export function sandboxAdmission(o: {
+  governance: Governance;
+  namespaces: NamespaceGate;
+  reviewer: SecretAccessReviewer;
+  apiServiceAccount?: string;
+}): {
+  admitCreate: (r: AdmissionRequest) => Promise<Verdict>;
+  admitUpdate: (r: AdmissionRequest) => Promise<Verdict>;
+} {
+  const credentials = credentialAdmission(o.reviewer, { apiServiceAccount: o.apiServiceAccount });
+  return {
+    admitCreate: firstRefusal(
+      namespaceAdmission(o.namespaces),
+      credentials,
+      governanceAdmission(o.governance),
+    ),
+    admitUpdate: credentials,
+  };
+}
