@@ -69,6 +69,15 @@ export class Governance {
   }
 
   /**
+   * Ends the quota reservation `checkCreate` made for `name`, once the create has been
+   * written or has failed: from then on the Sandbox counts itself (or nothing does), so
+   * deleting it frees its slot at once instead of after the reservation's time-to-live.
+   */
+  release(namespace: string, name: string): Promise<void> {
+    return this.#ledger.release(namespace, name);
+  }
+
+  /**
    * Configure-time re-check: the template and agent image may have been disallowed since.
    * Invokes pass a `maxAgeMs` so they do not read the ConfigMap every time.
    */
