@@ -80,6 +80,9 @@ export async function startApi(config: Config): Promise<{ address: string; close
   const keys = new ApiKeyStore({ kc, namespace: config['service-namespace'] });
   const cache = new SandboxCache(kc, logger);
   await cache.start();
+  // Watched: a policy PUT through any replica reaches this one's next check at once.
+  const policies = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
+  await policies.start(logger);
   const tracing = createTracing({ serviceName: 'svc-api', otlpEndpoint: config['otlp-endpoint'] });
   const deps: ApiDeps = {
     kc,
@@ -89,11 +92,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     previews: new PreviewTargets(kc),
     audit: new AuditRecorder(kc, logger),
     metrics: new ApiMetrics(),
-    governance: new Governance(
-      kc,
-      new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw)),
-      new QuotaLedger(kc),
-    ),
+    governance: new Governance(kc, policies, new QuotaLedger(kc)),
     sandboxd: new SandboxdLocator({
       kc,
       key: new SandboxdKeySecret({ kc, namespace: config['service-namespace'] }).read,
@@ -114,6 +113,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     async close() {
       await served.close({ drainMs: config['shutdown-grace-seconds'] * 1000 });
       await cache.stop();
+      await policies.stop();
       await tracing.shutdown();
     },
   };

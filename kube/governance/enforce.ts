@@ -4,6 +4,7 @@ import {
   VERSION,
   checkConfigure,
   checkCreate,
+  resolveMaxConcurrentInvokes,
   resolvePolicy,
   type Candidate,
   type Policy,
@@ -88,6 +89,22 @@ export class Governance {
       mode: sandbox.spec.mode,
       imageOverride: sandbox.spec.image?.repository,
     });
+  }
+
+  /**
+   * The invoke cap the operator records for `sandbox` under the policy in force: its own or
+   * its template's request, clamped by `maxConcurrentInvokesPerSandbox`.
+   */
+  async maxConcurrentInvokes(sandbox: Sandbox): Promise<number> {
+    const namespace = sandbox.metadata.namespace ?? '';
+    const [policy, template] = await Promise.all([
+      this.effective(namespace),
+      this.#template(namespace, sandbox.spec),
+    ]);
+    return resolveMaxConcurrentInvokes(
+      policy,
+      sandbox.spec.harness?.agent?.maxConcurrentInvokes ?? template?.agent?.maxConcurrentInvokes,
+    );
   }
 
   async #template(namespace: string, spec: SandboxSpec): Promise<SandboxTemplateSpec | undefined> {

@@ -59,6 +59,8 @@ export async function startTestApi(
   const keys = new ApiKeyStore({ kc: ns.kc, namespace: ns.name, cacheMs: 0 });
   const cache = new SandboxCache(ns.kc, logger);
   await cache.start();
+  const policies = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
+  await policies.start(logger);
   const oidc = opts.oidc
     ? new OidcVerifier({ issuer: opts.oidc.issuer, audience: 'svc', jwksCooldownMs: 0 })
     : undefined;
@@ -70,11 +72,7 @@ export async function startTestApi(
     previews: new PreviewTargets(ns.kc),
     audit: new AuditRecorder(ns.kc, logger),
     metrics: new ApiMetrics(),
-    governance: new Governance(
-      ns.kc,
-      new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw)),
-      new QuotaLedger(ns.kc),
-    ),
+    governance: new Governance(ns.kc, policies, new QuotaLedger(ns.kc)),
     // The operator of a test (useOperator) keeps its key Secret in the same namespace.
     sandboxd: new SandboxdLocator({
       kc: ns.kc,
@@ -122,6 +120,7 @@ export async function startTestApi(
     async close() {
       for (const s of served) await s.close();
       await cache.stop();
+      await policies.stop();
     },
   };
 }
