@@ -92,19 +92,32 @@ export class Governance {
   }
 
   /**
-   * The invoke cap the operator records for `sandbox` under the policy in force: its own or
-   * its template's request, clamped by `maxConcurrentInvokesPerSandbox`.
+   * The invoke cap the operator records for `sandbox`: its own or its template's request,
+   * clamped by `maxConcurrentInvokesPerSandbox`. The policy is read afresh now (so a PUT
+   * through any replica a moment ago counts); the function answers for the policy in force
+   * whenever it is called, so a wait on the operator follows a change made meanwhile.
    */
-  async maxConcurrentInvokes(sandbox: Sandbox): Promise<number> {
+  async invokeCap(sandbox: Sandbox): Promise<() => number> {
     const namespace = sandbox.metadata.namespace ?? '';
-    const [policy, template] = await Promise.all([
-      this.effective(namespace),
+    const [, template] = await Promise.all([
+      this.store.forNamespace(namespace),
       this.#template(namespace, sandbox.spec),
     ]);
-    return resolveMaxConcurrentInvokes(
-      policy,
-      sandbox.spec.harness?.agent?.maxConcurrentInvokes ?? template?.agent?.maxConcurrentInvokes,
-    );
+    const requested =
+      sandbox.spec.harness?.agent?.maxConcurrentInvokes ?? template?.agent?.maxConcurrentInvokes;
+    const cap = () => {
+      const { cluster, namespace: own } = this.store.cached(namespace);
+      return resolveMaxConcurrentInvokes(resolvePolicy(cluster, own), requested);
+    };
+    let last = cap();
+    return () => {
+      try {
+        last = cap();
+      } catch {
+        // A policy stored malformed meanwhile: the next check refuses; until then, the last cap.
+      }
+      return last;
+    };
   }
 
   async #template(namespace: string, spec: SandboxSpec): Promise<SandboxTemplateSpec | undefined> {

@@ -25,10 +25,12 @@ export interface StoredPolicies<P> {
  * admins (or replicas) never overwrite each other. A stored document that does not parse is
  * an error, loudly: it is never read as "no limits".
  *
- * A long-running process calls `start`: the store then follows the ConfigMap with a watch and
- * every read is the policy in force, with no GET and no staleness window. A write through
- * this store is visible to its own next read at once (before the watch echoes it), and
- * `onChange` tells the operator to re-apply a changed policy to running sandboxes.
+ * A long-running process calls `start`: the store then follows the ConfigMap with a watch, so
+ * a hot path's read (`maxAgeMs` > 0: every invoke, every reconcile) is the policy in force
+ * without a GET. A write through this store, or a fresh read (`maxAgeMs` 0: create and
+ * configure, which must see a PUT made through another replica a moment ago), is visible to
+ * the next cached read at once, before the watch echoes it. `onChange` tells the operator to
+ * re-apply a changed policy to running sandboxes.
  */
 export class PolicyStore<P> {
   readonly #kc: KubeConfig;
@@ -42,8 +44,8 @@ export class PolicyStore<P> {
   #writes = 0;
   /** The watch of the ConfigMap, once started. */
   #watch: Informer<V1ConfigMap> | undefined;
-  /** This store's last write, until the watch has caught up with it. */
-  #written: V1ConfigMap | undefined;
+  /** A newer version than the watch shows (this store's write or a fresh read), until it catches up. */
+  #latest: V1ConfigMap | undefined;
   readonly #listeners: (() => void)[] = [];
 
   constructor(kc: KubeConfig, namespace: string, parse: (raw: unknown) => P) {
@@ -65,7 +67,7 @@ export class PolicyStore<P> {
     });
     watch.onChange(() => {
       const seen = watch.get(this.#name, this.#namespace);
-      if (!seen || !newer(this.#written, seen)) this.#written = undefined;
+      if (!seen || !newer(this.#latest, seen)) this.#latest = undefined;
       for (const listener of this.#listeners) listener();
     });
     await watch.start();
@@ -83,7 +85,7 @@ export class PolicyStore<P> {
   }
 
   async read(): Promise<StoredPolicies<P>> {
-    const data = (this.#watch ? this.#watched() : await this.#get())?.data ?? {};
+    const data = (await this.#get())?.data ?? {};
     const result: StoredPolicies<P> = { namespaces: {} };
     for (const [key, value] of Object.entries(data)) {
       const policy = this.#decode(key, value);
@@ -94,17 +96,22 @@ export class PolicyStore<P> {
   }
 
   /**
-   * The cluster default and the override of `namespace`, for resolution. Watched, it is the
-   * current state. Unwatched, `maxAgeMs` lets a hot path (every invoke) reuse a read that
-   * recent; this store's own writes drop it.
+   * The cluster default and the override of `namespace`, for resolution. `maxAgeMs` 0 reads
+   * the ConfigMap afresh. Above 0 a hot path takes the watched state (or, unwatched, a read
+   * that recent; this store's own writes drop it).
    */
   async forNamespace(namespace: string, maxAgeMs = 0): Promise<{ cluster?: P; namespace?: P }> {
-    const fresh = this.#recent && Date.now() - this.#recent.at < maxAgeMs;
-    const configMap = this.#watch
-      ? this.#watched()
-      : fresh
-        ? this.#recent!.configMap
-        : await this.#get();
+    if (maxAgeMs > 0 && this.#watch) return this.cached(namespace);
+    const fresh = maxAgeMs > 0 && this.#recent && Date.now() - this.#recent.at < maxAgeMs;
+    return this.#pick(fresh ? this.#recent!.configMap : await this.#get(), namespace);
+  }
+
+  /** Like `forNamespace`, from what this store has already seen (the watch, or its last read). */
+  cached(namespace: string): { cluster?: P; namespace?: P } {
+    return this.#pick(this.#watch ? this.#watched() : this.#recent?.configMap, namespace);
+  }
+
+  #pick(configMap: V1ConfigMap | undefined, namespace: string): { cluster?: P; namespace?: P } {
     const data = configMap?.data ?? {};
     const pick = (key: string) => (data[key] === undefined ? undefined : this.#decode(key, data[key]));
     return { cluster: pick(CLUSTER_KEY), namespace: pick(namespaceKey(namespace)) };
@@ -136,10 +143,18 @@ export class PolicyStore<P> {
     }
   }
 
-  /** The watched ConfigMap, or this store's own later write that the watch has not shown yet. */
+  /** The watched ConfigMap, or a later version this store has seen that the watch has not shown yet. */
   #watched(): V1ConfigMap | undefined {
     const seen = this.#watch!.get(this.#name, this.#namespace);
-    return this.#written && (!seen || newer(this.#written, seen)) ? this.#written : seen;
+    return this.#latest && (!seen || newer(this.#latest, seen)) ? this.#latest : seen;
+  }
+
+  /** Remembers `configMap` as the latest version when the watch shows an older one. */
+  #saw(configMap: V1ConfigMap | undefined): void {
+    if (!this.#watch || !configMap) return;
+    const seen = this.#watch.get(this.#name, this.#namespace);
+    if ((!seen || newer(configMap, seen)) && (!this.#latest || newer(configMap, this.#latest)))
+      this.#latest = configMap;
   }
 
   async #get(): Promise<V1ConfigMap | undefined> {
@@ -152,6 +167,7 @@ export class PolicyStore<P> {
       if ((err as { code?: number }).code !== 404) throw err;
     }
     if (writes === this.#writes) this.#recent = { at, configMap };
+    this.#saw(configMap);
     return configMap;
   }
 
@@ -174,10 +190,7 @@ export class PolicyStore<P> {
             });
         this.#writes++;
         this.#recent = undefined;
-        if (this.#watch) {
-          const seen = this.#watch.get(this.#name, this.#namespace);
-          if (!seen || newer(written, seen)) this.#written = written;
-        }
+        this.#saw(written);
         return;
       } catch (err) {
         if ((err as { code?: number }).code !== 409 || attempt >= 8) throw err;
