@@ -209,6 +209,27 @@ async function phase(name: string, want: string): Promise<Sandbox> {
   return s!;
 }
 
+/**
+ * Waits until the API reaches the sandbox's sandboxd: on a loaded machine a Running phase
+ * can come a moment before, and a check that needs sandboxd answers 503 meanwhile.
+ */
+async function reachable(name: string): Promise<void> {
+  let why = '';
+  await waitFor(
+    async () => {
+      try {
+        await (await api.deps.sandboxd.client(ns.name, name)).runs();
+        return true;
+      } catch (err) {
+        api.deps.sandboxd.forget(ns.name, name);
+        why = (err as Error).message;
+        return false;
+      }
+    },
+    { timeoutMs: SLOW, describe: () => `sandboxd of ${name} reachable: ${why}` },
+  );
+}
+
 /** A Running agent sandbox of the calling test's own, configured with the agent above. */
 async function agentSandbox(name: string, spec: object = {}): Promise<Streamed> {
   await create(name, { mode: 'agent', ...spec });
@@ -289,6 +310,7 @@ describe('agent mode', () => {
   test('configure limits and governance deny before anything is written, with ConfigureDenied', async () => {
     await create('limits', { mode: 'agent' });
     await phase('limits', 'Running');
+    await reachable('limits');
     const tooMany = {
       ...configureBody,
       files: Array.from({ length: 201 }, (_, i) => ({ path: `/workspace/many/${i}`, content: 'x' })),
