@@ -172,8 +172,8 @@ async function sse(
   return { status: res.status, headers: res.headers, events };
 }
 
-const configure = (name: string, body: object = configureBody, key = api.keys.alice) =>
-  sse(`/sandboxes/${name}/configure`, { body: JSON.stringify(body), key });
+const configure = (name: string, body: object | string = configureBody, key = api.keys.alice) =>
+  sse(`/sandboxes/${name}/configure`, { body: typeof body === 'string' ? body : JSON.stringify(body), key });
 const invoke = (name: string, stdin: string | Buffer, opts: Parameters<typeof sse>[1] = {}) =>
   sse(`/sandboxes/${name}/invoke`, { body: stdin, key: api.keys.alice, ...opts });
 const stdout = (s: Streamed) =>
@@ -308,25 +308,44 @@ describe('agent mode', () => {
   }, 300_000);
 
   test('configure limits and governance deny before anything is written, with ConfigureDenied', async () => {
-    await create('limits', { mode: 'agent' });
-    await phase('limits', 'Running');
-    await reachable('limits');
-    const tooMany = {
+    // Every body is serialised before the first request. In this process, turning 128 MiB
+    // into JSON between two requests can block it past the server's keep-alive timeout,
+    // which then closes the connection the client has just reused: a reset of the test's
+    // own making, not the server's answer.
+    const tooMany = JSON.stringify({
       ...configureBody,
       files: Array.from({ length: 201 }, (_, i) => ({ path: `/workspace/many/${i}`, content: 'x' })),
-    };
-    const fileOver = {
+    });
+    const fileOver = JSON.stringify({
       ...configureBody,
       files: [{ path: '/workspace/big.bin', content: 'x'.repeat(MiB32 + 1) }],
-    };
+    });
     // 128 MiB and one byte in all, no file over 32 MiB.
-    const requestOver = {
+    const requestOver = JSON.stringify({
       ...configureBody,
       files: [
         ...Array.from({ length: 4 }, (_, i) => ({ path: `/workspace/part${i}`, content: 'x'.repeat(MiB32) })),
         { path: '/workspace/part4', content: 'x' },
       ],
-    };
+    });
+    // Exactly at every bound: 200 files, 128 MiB in all, the largest exactly 32 MiB.
+    const small = Array.from({ length: 195 }, (_, i) => ({ path: `/workspace/many/${i}`, content: 'x' }));
+    const used = Buffer.byteLength(AGENT) + small.length + 3 * MiB32;
+    const boundFiles = [
+      ...configureBody.files,
+      ...small,
+      ...Array.from({ length: 3 }, (_, i) => ({
+        path: `/workspace/bound${i}.bin`,
+        content: 'y'.repeat(MiB32),
+      })),
+      { path: '/workspace/rest.bin', content: 'z'.repeat(4 * MiB32 - used) },
+    ];
+    expect(boundFiles.length).toBe(200);
+    const atBounds = JSON.stringify({ ...configureBody, files: boundFiles });
+
+    await create('limits', { mode: 'agent' });
+    await phase('limits', 'Running');
+    await reachable('limits');
     for (const [body, code] of [
       [tooMany, 'configure_too_many_files'],
       [fileOver, 'configure_file_too_large'],
@@ -350,22 +369,6 @@ describe('agent mode', () => {
     });
 
     await putPolicy({ maxConcurrentInvokesPerSandbox: 2 });
-    // Exactly at every bound: 200 files, 128 MiB in all, the largest exactly 32 MiB.
-    const small = Array.from({ length: 195 }, (_, i) => ({ path: `/workspace/many/${i}`, content: 'x' }));
-    const used = Buffer.byteLength(AGENT) + small.length + 3 * MiB32;
-    const atBounds = {
-      ...configureBody,
-      files: [
-        ...configureBody.files,
-        ...small,
-        ...Array.from({ length: 3 }, (_, i) => ({
-          path: `/workspace/bound${i}.bin`,
-          content: 'y'.repeat(MiB32),
-        })),
-        { path: '/workspace/rest.bin', content: 'z'.repeat(4 * MiB32 - used) },
-      ],
-    };
-    expect(atBounds.files.length).toBe(200);
     const ok = await configure('limits', atBounds);
     expect(ok.status).toBe(200);
     const result = ok.events.at(-1);
