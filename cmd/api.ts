@@ -89,6 +89,9 @@ export async function startApi(config: Config): Promise<{ address: string; close
   const keys = new ApiKeyStore({ kc, namespace: config['service-namespace'] });
   const cache = new SandboxCache(kc, logger);
   await cache.start();
+  // Watched: a policy PUT through any replica reaches this one's next check at once.
+  const policies = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
+  await policies.start(logger);
   const tracing = createTracing({ serviceName: 'svc-api', otlpEndpoint: config['otlp-endpoint'] });
   const deps: ApiDeps = {
     kc,
@@ -98,11 +101,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     previews: new PreviewTargets(kc),
     audit: new AuditRecorder(kc, logger),
     metrics: new ApiMetrics(),
-    governance: new Governance(
-      kc,
-      new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw)),
-      new QuotaLedger(kc),
-    ),
+    governance: new Governance(kc, policies, new QuotaLedger(kc)),
     namespaces: new NamespaceGate(kc, config['service-namespace']),
     credentials: new CredentialGate(kc),
     secrets: new UserSecrets(kc),
@@ -126,6 +125,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     async close() {
       await served.close({ drainMs: config['shutdown-grace-seconds'] * 1000 });
       await cache.stop();
+      await policies.stop();
       await tracing.shutdown();
     },
   };

@@ -138,13 +138,15 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
         ? core.listNamespacedPersistentVolumeClaim({ namespace: ns, labelSelector })
         : core.listPersistentVolumeClaimForAllNamespaces({ labelSelector }),
   });
+  // Watched, so a policy change reaches the next reconcile at once (see onChange below).
+  const policies = new PolicyStore(o.kc, o.leaseNamespace, (raw) => Policy.parse(raw));
   const reconciler = new SandboxReconciler({
     kc: o.kc,
     settings: o.settings,
     sandboxes,
     pods,
     claims,
-    policies: new PolicyStore(o.kc, o.leaseNamespace, (raw) => Policy.parse(raw)),
+    policies,
     locator: new SandboxdLocator({ kc: o.kc, key: () => Promise.resolve(key) }),
   });
   metrics.observe({
@@ -164,13 +166,18 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   };
   pods.onChange(owner);
   claims.onChange(owner);
+  // A changed policy may change the invoke cap of every agent sandbox: each is reconciled again.
+  policies.onChange(() => {
+    for (const s of sandboxes.list()) if ((s as Sandbox).spec?.mode === 'agent') queue.add(keyOf(s));
+  });
   stopAll.push(
     () => sandboxes.stop(),
     () => pods.stop(),
     () => claims.stop(),
+    () => policies.stop(),
     () => queue.stop(),
   );
-  await Promise.all([pods.start(), claims.start()]);
+  await Promise.all([pods.start(), claims.start(), policies.start(o.logger)]);
   await sandboxes.start();
   o.logger.info({ namespace: ns ?? '(all)' }, 'operator started');
   return { stop, metrics };

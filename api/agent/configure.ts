@@ -44,6 +44,7 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
   const { namespace = '', name = '' } = sandbox.metadata;
   let request: ConfigureRequest;
   let sandboxd: SandboxdClient;
+  let cap: () => number;
   try {
     requireAgentMode(sandbox);
     requireRunning(sandbox);
@@ -58,6 +59,8 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
       request.files.map((f) => ({ path: f.path, size: Buffer.byteLength(f.content) })),
     );
     await requireAllowed(deps, sandbox, limits);
+    // The cap under the policy in force: the result waits for the operator to record it.
+    cap = await deps.governance.invokeCap(sandbox);
     const written = await sandboxd.writeFiles(
       request.files.map((f) => ({ path: f.path, content: Buffer.from(f.content) })),
     );
@@ -96,7 +99,8 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
     const elapsed = () => Math.round(performance.now() - started);
     const done = (s: Sandbox | undefined) =>
       s?.status?.agentConfigure?.installCommandHash === hash &&
-      JSON.stringify(s.status.agentConfigure.entrypoint) === JSON.stringify(request.entrypoint);
+      JSON.stringify(s.status.agentConfigure.entrypoint) === JSON.stringify(request.entrypoint) &&
+      s.status.agentConfigure.maxConcurrentInvokes === cap();
     try {
       if (!skipped && request.installCommand)
         await followInstall(deps, sandboxd, sandbox, hash, done, (data) =>

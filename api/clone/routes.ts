@@ -116,6 +116,9 @@ export function cloneRoutes(deps: ApiDeps): Hono {
         // A default name someone took since we looked: the next second's name.
         if (parsed.data.name === undefined && err instanceof HttpError && err.status === 409) continue;
         throw err;
+      } finally {
+        // Written or failed, the Sandbox counts itself now (or nothing does): see QuotaLedger.
+        await deps.governance.release(namespace, name);
       }
       return c.json(accepted(name, namespace, snapshot, sourceName), 202);
     }

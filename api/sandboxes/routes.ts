@@ -17,12 +17,14 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     // createdBy comes from the authenticated caller, never from the request.
     const full = { ...spec, createdBy: c.var.caller.user };
     await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec: full, caller: c.var.caller });
-    const sandbox = await deps.sandboxes.create(namespace, {
-      apiVersion: `${GROUP}/${VERSION}`,
-      kind: 'Sandbox',
-      metadata: { name, namespace },
-      spec: full,
-    });
+    const sandbox = await deps.sandboxes
+      .create(namespace, {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'Sandbox',
+        metadata: { name, namespace },
+        spec: full,
+      })
+      .finally(() => deps.governance.release(namespace, name));
     return c.json(present(sandbox), 201);
   });
 

@@ -7,7 +7,7 @@ import type { CoreV1Api, V1Container, V1ContainerStatus, V1Pod } from '@kubernet
 import type { Logger } from 'pino';
 import { Annotations, SandboxPod } from '../../core/index.ts';
 import { SandboxdClient, isStatus, mergePatch } from '../../kube/index.ts';
-import { bwrapArgs, type BwrapMount } from './bwrap.ts';
+import { bwrapArgs, sandboxPath, type BwrapMount } from './bwrap.ts';
 import { materializeVolumes } from './volumes.ts';
 
 const run = promisify(execFile);
@@ -53,6 +53,8 @@ export class PodSandbox {
   #sandboxd: SandboxdClient | undefined;
   #timers = new Set<NodeJS.Timeout>();
   #writing: Promise<void> = Promise.resolve();
+  /** The Pod's folders and root being set up: a stop waits for it, so no mount outlives the Pod. */
+  #preparing: Promise<unknown> = Promise.resolve();
 
   constructor(pod: V1Pod, deps: PodDeps) {
     this.#pod = pod;
@@ -85,10 +87,9 @@ export class PodSandbox {
     for (const c of [...(spec.initContainers ?? []), ...spec.containers])
       this.#states.set(c.name, { name: c.name, restartCount: 0, ready: false });
     try {
-      await mkdir(join(this.#d.podDir, 'run'), { recursive: true });
-      await mkdir(join(this.#d.podDir, 'logs'), { recursive: true });
-      this.#volumes = await materializeVolumes(this.#pod, this.#d.podDir, this.#d.core);
-      this.#root = await this.#mountRoot();
+      this.#preparing = this.#prepare();
+      await this.#preparing;
+      if (this.#stopping) return;
     } catch (err) {
       this.#failed = `devnode could not prepare the Pod: ${(err as Error).message}`;
       this.#d.logger.warn({ pod: this.#key, err: (err as Error).message }, 'pod setup failed');
@@ -104,9 +105,18 @@ export class PodSandbox {
     await this.#writeStatus();
   }
 
+  async #prepare(): Promise<void> {
+    await mkdir(join(this.#d.podDir, 'run'), { recursive: true });
+    await mkdir(join(this.#d.podDir, 'logs'), { recursive: true });
+    this.#volumes = await materializeVolumes(this.#pod, this.#d.podDir, this.#d.core);
+    this.#root = await this.#mountRoot();
+  }
+
   /** SIGTERM to every container, SIGKILL after the grace period; then nothing is left. */
   async stop(graceSeconds: number): Promise<void> {
     this.#stopping = true;
+    // A Pod deleted while it was being set up: its root is mounted once, then undone here.
+    await this.#preparing.catch(() => undefined);
     this.#timers.forEach((t) => clearTimeout(t));
     const running = [...this.#states.values()].flatMap((s) => (s.running ? [s.running] : []));
     await Promise.all(running.map((r) => stopProcess(r, graceSeconds * 1000)));
@@ -115,6 +125,11 @@ export class PodSandbox {
     if (this.#root) await run('umount', ['-l', this.#root]).catch(() => undefined);
     await this.#writing;
     await rm(this.#d.podDir, { recursive: true, force: true });
+  }
+
+  /** The host files of the sandboxd launcher, which every container gets read-only. */
+  get #runtimeFiles(): string[] {
+    return this.#d.sandboxdCommand.filter((p) => p.startsWith('/'));
   }
 
   get #key(): string {
@@ -246,7 +261,12 @@ export class PodSandbox {
       state.terminated = { exitCode: 1, reason: 'Error', startedAt, finishedAt: new Date() };
       return 1;
     }
-    const quoted = this.#d.sandboxdCommand.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+    // The launcher's files are bound into the Pod one by one (bwrap.ts), at their own paths.
+    const runtime = this.#runtimeFiles;
+    const quoted = this.#d.sandboxdCommand
+      .map((a) => (a.startsWith('/') ? sandboxPath(runtime.indexOf(a), a) : a))
+      .map((a) => `'${a.replaceAll("'", `'\\''`)}'`)
+      .join(' ');
     await writeFile(join(dir, 'sandboxd'), `#!/bin/sh\nexec ${quoted} "$@"\n`, { mode: 0o755 });
     state.terminated = { exitCode: 0, reason: 'Completed', startedAt, finishedAt: new Date() };
     return 0;
@@ -273,7 +293,7 @@ export class PodSandbox {
       hostname: this.#pod.spec?.hostname ?? this.#pod.metadata!.name!,
       root: this.#root,
       mounts,
-      extraReadOnly: this.#d.sandboxdCommand.filter((p) => p.startsWith('/')),
+      extraReadOnly: this.#runtimeFiles,
       workingDir: c.workingDir ?? '/',
       argv,
     });

@@ -12,13 +12,22 @@ export class Informer<T extends KubernetesObject> {
   readonly #watch: ListWatch<KubernetesObject>;
   #stopped = false;
 
-  constructor(opts: { kc: KubeConfig; path: string; list: Lister; logger: Logger; labelSelector?: string }) {
+  constructor(opts: {
+    kc: KubeConfig;
+    path: string;
+    list: Lister;
+    logger: Logger;
+    labelSelector?: string;
+    /** Watches only what it selects (`metadata.name=…` for one object); `list` must select the same. */
+    fieldSelector?: string;
+  }) {
     this.#watch = new ListWatch<KubernetesObject>(
       opts.path,
       new Watch(opts.kc),
       opts.list,
       false,
       opts.labelSelector,
+      opts.fieldSelector,
     );
     this.#watch.on('error', (err) => {
       if (this.#stopped) return;

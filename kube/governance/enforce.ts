@@ -4,6 +4,7 @@ import {
   VERSION,
   checkConfigure,
   checkCreate,
+  resolveMaxConcurrentInvokes,
   resolvePolicy,
   type Candidate,
   type Policy,
@@ -69,6 +70,15 @@ export class Governance {
   }
 
   /**
+   * Ends the quota reservation `checkCreate` made for `name`, once the create has been
+   * written or has failed: from then on the Sandbox counts itself (or nothing does), so
+   * deleting it frees its slot at once instead of after the reservation's time-to-live.
+   */
+  release(namespace: string, name: string): Promise<void> {
+    return this.#ledger.release(namespace, name);
+  }
+
+  /**
    * Configure-time re-check: the template and agent image may have been disallowed since.
    * Invokes pass a `maxAgeMs` so they do not read the ConfigMap every time.
    */
@@ -79,6 +89,35 @@ export class Governance {
       mode: sandbox.spec.mode,
       imageOverride: sandbox.spec.image?.repository,
     });
+  }
+
+  /**
+   * The invoke cap the operator records for `sandbox`: its own or its template's request,
+   * clamped by `maxConcurrentInvokesPerSandbox`. The policy is read afresh now (so a PUT
+   * through any replica a moment ago counts); the function answers for the policy in force
+   * whenever it is called, so a wait on the operator follows a change made meanwhile.
+   */
+  async invokeCap(sandbox: Sandbox): Promise<() => number> {
+    const namespace = sandbox.metadata.namespace ?? '';
+    const [, template] = await Promise.all([
+      this.store.forNamespace(namespace),
+      this.#template(namespace, sandbox.spec),
+    ]);
+    const requested =
+      sandbox.spec.harness?.agent?.maxConcurrentInvokes ?? template?.agent?.maxConcurrentInvokes;
+    const cap = () => {
+      const { cluster, namespace: own } = this.store.cached(namespace);
+      return resolveMaxConcurrentInvokes(resolvePolicy(cluster, own), requested);
+    };
+    let last = cap();
+    return () => {
+      try {
+        last = cap();
+      } catch {
+        // A policy stored malformed meanwhile: the next check refuses; until then, the last cap.
+      }
+      return last;
+    };
   }
 
   async #template(namespace: string, spec: SandboxSpec): Promise<SandboxTemplateSpec | undefined> {

@@ -1,4 +1,6 @@
 import { CoreV1Api, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { Informer } from '../controller/index.ts';
 
 /** A stored policy that does not parse: enforcement stops rather than guess. */
 export class PolicyMalformedError extends Error {
@@ -22,21 +24,64 @@ export interface StoredPolicies<P> {
  * JSON document per key. Writes are read-modify-write guarded by the resourceVersion, so two
  * admins (or replicas) never overwrite each other. A stored document that does not parse is
  * an error, loudly: it is never read as "no limits".
+ *
+ * A long-running process calls `start`: the store then follows the ConfigMap with a watch, so
+ * a hot path's read (`maxAgeMs` > 0: every invoke, every reconcile) is the policy in force
+ * without a GET. A write through this store, or a fresh read (`maxAgeMs` 0: create and
+ * configure, which must see a PUT made through another replica a moment ago), is visible to
+ * the next cached read at once, before the watch echoes it. `onChange` tells the operator to
+ * re-apply a changed policy to running sandboxes.
  */
 export class PolicyStore<P> {
+  readonly #kc: KubeConfig;
   readonly #core: CoreV1Api;
   readonly #namespace: string;
   readonly #parse: (raw: unknown) => P;
   readonly #name = 'svc-governance';
-  /** The last ConfigMap read, for callers on a hot path that accept a little staleness. */
+  /** The last ConfigMap read, for callers on a hot path that accept a little staleness (unwatched). */
   #recent: { at: number; configMap: V1ConfigMap | undefined } | undefined;
   /** Bumped by every write, so a read that raced one is not remembered. */
   #writes = 0;
+  /** The watch of the ConfigMap, once started. */
+  #watch: Informer<V1ConfigMap> | undefined;
+  /** A newer version than the watch shows (this store's write or a fresh read), until it catches up. */
+  #latest: V1ConfigMap | undefined;
+  readonly #listeners: (() => void)[] = [];
 
   constructor(kc: KubeConfig, namespace: string, parse: (raw: unknown) => P) {
+    this.#kc = kc;
     this.#core = kc.makeApiClient(CoreV1Api);
     this.#namespace = namespace;
     this.#parse = parse;
+  }
+
+  /** Follows the ConfigMap with a watch; resolves once its current state is known. */
+  async start(logger: Logger): Promise<void> {
+    const fieldSelector = `metadata.name=${this.#name}`;
+    const watch = new Informer<V1ConfigMap>({
+      kc: this.#kc,
+      logger,
+      path: `/api/v1/namespaces/${this.#namespace}/configmaps`,
+      fieldSelector,
+      list: () => this.#core.listNamespacedConfigMap({ namespace: this.#namespace, fieldSelector }),
+    });
+    watch.onChange(() => {
+      const seen = watch.get(this.#name, this.#namespace);
+      if (!seen || !newer(this.#latest, seen)) this.#latest = undefined;
+      for (const listener of this.#listeners) listener();
+    });
+    await watch.start();
+    this.#watch = watch;
+  }
+
+  async stop(): Promise<void> {
+    await this.#watch?.stop();
+    this.#watch = undefined;
+  }
+
+  /** Called after every change of the stored policies seen by the watch (any writer). */
+  onChange(listener: () => void): void {
+    this.#listeners.push(listener);
   }
 
   async read(): Promise<StoredPolicies<P>> {
@@ -51,12 +96,23 @@ export class PolicyStore<P> {
   }
 
   /**
-   * The cluster default and the override of `namespace`, for resolution. `maxAgeMs` lets a
-   * hot path (every invoke) reuse a read that recent; this store's own writes drop it.
+   * The cluster default and the override of `namespace`, for resolution. `maxAgeMs` 0 reads
+   * the ConfigMap afresh. Above 0 a hot path takes the watched state (or, unwatched, a read
+   * that recent; this store's own writes drop it).
    */
   async forNamespace(namespace: string, maxAgeMs = 0): Promise<{ cluster?: P; namespace?: P }> {
-    const fresh = this.#recent && Date.now() - this.#recent.at < maxAgeMs;
-    const data = (fresh ? this.#recent!.configMap : await this.#get())?.data ?? {};
+    if (maxAgeMs > 0 && this.#watch) return this.cached(namespace);
+    const fresh = maxAgeMs > 0 && this.#recent && Date.now() - this.#recent.at < maxAgeMs;
+    return this.#pick(fresh ? this.#recent!.configMap : await this.#get(), namespace);
+  }
+
+  /** Like `forNamespace`, from what this store has already seen (the watch, or its last read). */
+  cached(namespace: string): { cluster?: P; namespace?: P } {
+    return this.#pick(this.#watch ? this.#watched() : this.#recent?.configMap, namespace);
+  }
+
+  #pick(configMap: V1ConfigMap | undefined, namespace: string): { cluster?: P; namespace?: P } {
+    const data = configMap?.data ?? {};
     const pick = (key: string) => (data[key] === undefined ? undefined : this.#decode(key, data[key]));
     return { cluster: pick(CLUSTER_KEY), namespace: pick(namespaceKey(namespace)) };
   }
@@ -87,6 +143,20 @@ export class PolicyStore<P> {
     }
   }
 
+  /** The watched ConfigMap, or a later version this store has seen that the watch has not shown yet. */
+  #watched(): V1ConfigMap | undefined {
+    const seen = this.#watch!.get(this.#name, this.#namespace);
+    return this.#latest && (!seen || newer(this.#latest, seen)) ? this.#latest : seen;
+  }
+
+  /** Remembers `configMap` as the latest version when the watch shows an older one. */
+  #saw(configMap: V1ConfigMap | undefined): void {
+    if (!this.#watch || !configMap) return;
+    const seen = this.#watch.get(this.#name, this.#namespace);
+    if ((!seen || newer(configMap, seen)) && (!this.#latest || newer(configMap, this.#latest)))
+      this.#latest = configMap;
+  }
+
   async #get(): Promise<V1ConfigMap | undefined> {
     const at = Date.now();
     const writes = this.#writes;
@@ -97,6 +167,7 @@ export class PolicyStore<P> {
       if ((err as { code?: number }).code !== 404) throw err;
     }
     if (writes === this.#writes) this.#recent = { at, configMap };
+    this.#saw(configMap);
     return configMap;
   }
 
@@ -107,24 +178,31 @@ export class PolicyStore<P> {
       const current = await this.#get();
       const data = change({ ...(current?.data ?? {}) });
       try {
-        if (current) {
-          await this.#core.replaceNamespacedConfigMap({
-            name: this.#name,
-            namespace: this.#namespace,
-            body: { ...current, data },
-          });
-        } else {
-          await this.#core.createNamespacedConfigMap({
-            namespace: this.#namespace,
-            body: { metadata: { name: this.#name, labels: { 'app.kubernetes.io/part-of': 'svc' } }, data },
-          });
-        }
+        const written = current
+          ? await this.#core.replaceNamespacedConfigMap({
+              name: this.#name,
+              namespace: this.#namespace,
+              body: { ...current, data },
+            })
+          : await this.#core.createNamespacedConfigMap({
+              namespace: this.#namespace,
+              body: { metadata: { name: this.#name, labels: { 'app.kubernetes.io/part-of': 'svc' } }, data },
+            });
         this.#writes++;
         this.#recent = undefined;
+        this.#saw(written);
         return;
       } catch (err) {
         if ((err as { code?: number }).code !== 409 || attempt >= 8) throw err;
       }
     }
   }
+}
+
+/**
+ * Whether `a` is a later version of the ConfigMap than `b`. resourceVersions are etcd
+ * revisions, increasing integers; one that is not a number is never taken as newer.
+ */
+function newer(a: V1ConfigMap | undefined, b: V1ConfigMap): boolean {
+  return Number(a?.metadata?.resourceVersion) > Number(b.metadata?.resourceVersion); // NaN: false
 }

@@ -1,7 +1,11 @@
 import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1ConfigMap } from '@kubernetes/client-node';
 import { GROUP, VERSION, type Counts, type Sandbox } from '../../core/index.ts';
 
-/** How long a reservation counts while its Sandbox has not appeared (a failed create). */
+/**
+ * How long a reservation counts while its Sandbox has not appeared (a create that failed
+ * or whose creator died). A Sandbox that appeared releases its reservation (`release`), so
+ * this bounds only a reservation nobody settled.
+ */
 const RESERVATION_TTL_MS = 60_000;
 const LEDGER = 'svc-quota-ledger';
 
@@ -26,6 +30,9 @@ export interface ReserveRequest {
  * compare-and-swap: two creators that both read the same ledger cannot both write it, so
  * the loser re-reads, sees the winner's reservation and counts it. Counts come from a fresh
  * LIST of Sandboxes (never a cache) plus reservations whose Sandbox does not exist yet.
+ * A reservation ends when its Sandbox is seen (a terminating one included: it no longer
+ * counts, and neither does its reservation) and is removed by `release` once the Sandbox
+ * exists or is deleted, so a deleted Sandbox frees its slot at once.
  */
 export class QuotaLedger {
   readonly #core: CoreV1Api;
@@ -41,13 +48,14 @@ export class QuotaLedger {
   async reserve(req: ReserveRequest): Promise<void> {
     for (let attempt = 0; ; attempt++) {
       const ledger = await this.#read(req.namespace);
-      const live = await this.#sandboxes(req.namespace);
-      const liveNames = new Set(live.map((s) => s.metadata.name));
+      const listed = await this.#sandboxes(req.namespace);
+      const live = listed.filter((s) => !s.metadata.deletionTimestamp);
+      const listedNames = new Set(listed.map((s) => s.metadata.name));
       const now = this.#now();
       const pending = Object.entries(ledger?.data ?? {})
         .map(([name, raw]) => [name, parse(raw)] as const)
         .filter((e): e is [string, Reservation] => e[1] !== undefined)
-        .filter(([name, r]) => !liveNames.has(name) && now - r.at < RESERVATION_TTL_MS);
+        .filter(([name, r]) => !listedNames.has(name) && now - r.at < RESERVATION_TTL_MS);
       const others = [
         ...live
           .filter((s) => s.metadata.name !== req.name)
@@ -74,6 +82,25 @@ export class QuotaLedger {
     }
   }
 
+  /**
+   * Ends the reservation of `name`: its Sandbox now exists (it counts itself) or is being
+   * deleted (it counts no more). A no-op when there is none, so callers need not know.
+   */
+  async release(namespace: string, name: string): Promise<void> {
+    for (let attempt = 0; ; attempt++) {
+      const ledger = await this.#read(namespace);
+      if (ledger?.data?.[name] === undefined) return;
+      const { [name]: _released, ...data } = ledger.data;
+      try {
+        await this.#write(namespace, ledger, data);
+        return;
+      } catch (err) {
+        if ((err as { code?: number }).code !== 409 || attempt >= 50) throw err;
+      }
+    }
+  }
+
+  /** Every Sandbox of the namespace, terminating ones included. */
   async #sandboxes(namespace: string): Promise<Sandbox[]> {
     const list = (await this.#custom.listNamespacedCustomObject({
       group: GROUP,
@@ -83,7 +110,7 @@ export class QuotaLedger {
     })) as {
       items: Sandbox[];
     };
-    return list.items.filter((s) => !s.metadata.deletionTimestamp);
+    return list.items;
   }
 
   async #read(namespace: string): Promise<V1ConfigMap | undefined> {

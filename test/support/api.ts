@@ -64,6 +64,8 @@ export async function startTestApi(
   const keys = new ApiKeyStore({ kc: ns.kc, namespace: ns.name, cacheMs: 0 });
   const cache = new SandboxCache(ns.kc, logger);
   await cache.start();
+  const policies = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
+  await policies.start(logger);
   const oidc = opts.oidc
     ? new OidcVerifier({ issuer: opts.oidc.issuer, audience: 'svc', jwksCooldownMs: 0 })
     : undefined;
@@ -75,11 +77,7 @@ export async function startTestApi(
     previews: new PreviewTargets(ns.kc),
     audit: new AuditRecorder(ns.kc, logger),
     metrics: new ApiMetrics(),
-    governance: new Governance(
-      ns.kc,
-      new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw)),
-      new QuotaLedger(ns.kc),
-    ),
+    governance: new Governance(ns.kc, policies, new QuotaLedger(ns.kc)),
     // The harness keeps the API's keys and policies in the test's namespace, where its
     // sandboxes live too; the namespace refused as the service's own is the one make dev
     // and the chart's default use.
@@ -133,6 +131,7 @@ export async function startTestApi(
     async close() {
       for (const s of served) await s.close();
       await cache.stop();
+      await policies.stop();
     },
   };
 }
