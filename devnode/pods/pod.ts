@@ -1,6 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CoreV1Api, V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
@@ -237,7 +237,7 @@ export class PodSandbox {
     })();
   }
 
-  /** The init container that copies sandboxd: satisfied with a launcher of this checkout's sandboxd. */
+  /** The init container that copies sandboxd: satisfied with this checkout's sandboxd binary. */
   async #installSandboxd(c: V1Container, state: ContainerState): Promise<number> {
     const mount = c.volumeMounts?.find((m) => m.mountPath === SandboxPod.binDir);
     const dir = mount && this.#volumes.get(mount.name);
@@ -246,8 +246,14 @@ export class PodSandbox {
       state.terminated = { exitCode: 1, reason: 'Error', startedAt, finishedAt: new Date() };
       return 1;
     }
-    const quoted = this.#d.sandboxdCommand.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
-    await writeFile(join(dir, 'sandboxd'), `#!/bin/sh\nexec ${quoted} "$@"\n`, { mode: 0o755 });
+    const [binary, ...rest] = this.#d.sandboxdCommand;
+    if (binary !== undefined && rest.length === 0) {
+      // The static binary itself, as the operator's init container copies it.
+      await copyFile(binary, join(dir, 'sandboxd'));
+    } else {
+      const quoted = this.#d.sandboxdCommand.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
+      await writeFile(join(dir, 'sandboxd'), `#!/bin/sh\nexec ${quoted} "$@"\n`, { mode: 0o755 });
+    }
     state.terminated = { exitCode: 0, reason: 'Completed', startedAt, finishedAt: new Date() };
     return 0;
   }
