@@ -1,5 +1,5 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, existsSync, watch, type FSWatcher } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -52,6 +52,7 @@ export class PodSandbox {
   #failed: string | undefined;
   #sandboxd: SandboxdClient | undefined;
   #timers = new Set<NodeJS.Timeout>();
+  #watchers = new Set<FSWatcher>();
   #writing: Promise<void> = Promise.resolve();
 
   constructor(pod: V1Pod, deps: PodDeps) {
@@ -108,6 +109,7 @@ export class PodSandbox {
   async stop(graceSeconds: number): Promise<void> {
     this.#stopping = true;
     this.#timers.forEach((t) => clearTimeout(t));
+    this.#watchers.forEach((w) => w.close());
     const running = [...this.#states.values()].flatMap((s) => (s.running ? [s.running] : []));
     await Promise.all(running.map((r) => stopProcess(r, graceSeconds * 1000)));
     // Whatever of the Pod outlived its pid 1 (a bwrap helper orphaned mid-start) names the Pod's folder.
@@ -270,6 +272,9 @@ export class PodSandbox {
     if (env.SANDBOXD_LISTEN !== undefined) {
       // sandboxd listens on a unix socket devnode reaches; the Pod's network is its own.
       env.SANDBOXD_LISTEN = `unix:${SOCKET_DIR}/sandboxd.sock`;
+      // sandboxd writes this once it listens; devnode watches for it instead of polling.
+      env.SANDBOXD_READY_FILE = `${SOCKET_DIR}/sandboxd.ready`;
+      await rm(this.#readyFile, { force: true }); // a crashed sandboxd's, before a restart
       mounts.push({ hostPath: join(this.#d.podDir, 'run'), mountPath: SOCKET_DIR, readOnly: false });
       const token = env.SANDBOXD_TOKEN ?? (await this.#readMounted(mounts, env.SANDBOXD_TOKEN_FILE));
       if (token)
@@ -336,20 +341,48 @@ export class PodSandbox {
     return env;
   }
 
-  /** Ready once sandboxd answers (for the sandboxd container), else once started. */
+  /** Host path of the file sandboxd writes once it listens. */
+  get #readyFile(): string {
+    return join(this.#d.podDir, 'run', 'sandboxd.ready');
+  }
+
+  /**
+   * Ready once sandboxd answers (for the sandboxd container), else once started. Until then
+   * devnode watches for sandboxd's ready file (no polling); once ready, a check every 2 s
+   * notices a sandboxd that went away.
+   */
   #watchReadiness(c: V1Container, state: ContainerState): void {
+    const isSandboxd = c.env?.some((e) => e.name === 'SANDBOXD_LISTEN') ?? false;
+    let watcher: FSWatcher | undefined;
     const probe = async () => {
-      if (this.#stopping || !state.running) return;
-      const sandboxd = c.env?.some((e) => e.name === 'SANDBOXD_LISTEN') ? this.#sandboxd : undefined;
+      if (this.#stopping || !state.running) {
+        watcher?.close();
+        return;
+      }
+      const sandboxd = isSandboxd ? this.#sandboxd : undefined;
       const ready = sandboxd ? await sandboxd.health().catch(() => false) : true;
       if (ready !== state.ready) {
         state.ready = ready;
         await this.#writeStatus();
       }
-      const t = setTimeout(() => void probe(), ready ? 2000 : 200);
+      // Until sandboxd was first ready, the ready file's watch calls again.
+      if (watcher && !ready) return;
+      if (watcher) {
+        watcher.close();
+        this.#watchers.delete(watcher);
+        watcher = undefined;
+      }
+      const t = setTimeout(() => void probe(), 2000);
       this.#timers.add(t);
     };
-    void this.#writeStatus().then(probe);
+    if (isSandboxd) {
+      const onChange = () => {
+        if (watcher && existsSync(this.#readyFile)) void probe();
+      };
+      watcher = watch(join(this.#d.podDir, 'run'), onChange);
+      this.#watchers.add(watcher);
+      void this.#writeStatus().then(onChange);
+    } else void this.#writeStatus().then(probe);
   }
 
   #sleep(ms: number): Promise<void> {
