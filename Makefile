@@ -22,11 +22,12 @@ node_modules/.stamp: package.json package-lock.json
 
 deps: node_modules/.stamp system-deps
 
-# Debian packages the sandbox runtime uses (bubblewrap for devnode's isolation), and lua5.4,
-# which runs the Argo CD health checks in config/argocd in their test.
+# Debian packages the sandbox runtime uses (bubblewrap for devnode's isolation), lua5.4,
+# which runs the Argo CD health checks in config/argocd in their test, and busybox-static for
+# the tiny non-glibc root that test/sandboxd/any-image.test.ts runs sandboxd in.
 system-deps:
-	@command -v bwrap >/dev/null && command -v lua5.4 >/dev/null || \
-		{ apt-get update -qq && apt-get install -y -qq bubblewrap lua5.4 >/dev/null; }
+	@command -v bwrap >/dev/null && command -v lua5.4 >/dev/null && [ -x /bin/busybox ] || \
+		{ apt-get update -qq && apt-get install -y -qq bubblewrap lua5.4 busybox-static >/dev/null; }
 
 # etcd, kube-apiserver and kubectl, built from the Go module proxy (cached by version).
 kube:
