@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 # The svc image: one `svc` binary (the operator, the API and the admission webhook are its
-# subcommands) and the sandboxd single executable that the operator's init container copies
+# subcommands) and sandboxd, a static Go binary that the operator's init container copies
 # into every sandbox Pod from /usr/local/bin/sandboxd (--sandboxd-path).
 #
 # The build runs the same make targets and scripts as a checkout does, and
@@ -9,14 +9,21 @@
 #
 #   docker build -t ghcr.io/svc-dev/svc:0.1.0 .
 
+# sandboxd: static (no cgo), stripped and reproducible, by the same make target as a checkout.
+FROM golang:1.26-bookworm AS sandboxd
+WORKDIR /src
+COPY Makefile ./
+COPY sandboxd/ sandboxd/
+RUN make sandboxd-binary
+
 FROM node:24-bookworm AS build
 WORKDIR /src
 # The dependencies first, so a source change reuses this layer.
 COPY package.json package-lock.json .npmrc Makefile ./
 RUN make node_modules/.stamp
 COPY . .
-# dist/sandboxd (hack/sea/build.sh), then /app with production dependencies only.
-RUN make sandboxd-binary && bash hack/image/app.sh /app
+# /app with production dependencies only.
+RUN bash hack/image/app.sh /app
 
 FROM node:24-bookworm-slim
 # The chart's appVersion and package.json's version; check.sh compares the three.
@@ -28,7 +35,7 @@ LABEL org.opencontainers.image.title="svc" \
       org.opencontainers.image.licenses="Apache-2.0" \
       org.opencontainers.image.version="${VERSION}"
 COPY --from=build /app/ /app/
-COPY --from=build /src/dist/sandboxd /usr/local/bin/sandboxd
+COPY --from=sandboxd /src/dist/sandboxd /usr/local/bin/sandboxd
 # The chart runs every container with a read-only root and an emptyDir at /tmp: anything
 # that looks for a home directory finds a writable one there.
 ENV HOME=/tmp

@@ -1,15 +1,17 @@
-// make bench-sandboxd: what sandboxd adds to a run, against the same work done directly from
-// Node, both measured in this run. (a) The round trip of `true` (POST /runs until the `exit`
-// event) against spawn('true') until it closes. (b) 256 MiB of stdout streamed as SSE `log`
+// make bench-sandboxd: what sandboxd (the Go binary, dist/sandboxd) costs, against the same
+// work done directly from Node, both measured in this run. (a) Start to healthy: spawn until
+// its ready file appears and /healthz answers. (b) The round trip of `true` (POST /runs until
+// the `exit` event) against spawn('true') until it closes. (c) Resident memory after those
+// runs, against a Node process doing nothing. (d) 256 MiB of stdout streamed as SSE `log`
 // events to an HTTP client against reading the same program's stdout from a plain pipe.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { SandboxdClient } from '../kube/sandboxd/index.ts';
 import { freePort } from '../test/controlplane/ports.ts';
+import { waitForFile } from '../test/sandboxd/daemon.ts';
 import { directRun, fmt, percentile, round, type Measured } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -23,25 +25,23 @@ const MiB = 1024 * 1024;
 const LINE = 'x'.repeat(79);
 const STREAM_ARGV = ['sh', '-c', `yes ${LINE} | head -c ${STREAM_BYTES}`];
 
+const STARTS = 10;
 const root = join(import.meta.dirname, '..');
+const binary = join(root, 'dist/sandboxd');
 const workspace = await mkdtemp(join(tmpdir(), 'bench-sandboxd-'));
 const daemon = { child: undefined as ChildProcess | undefined };
 try {
   const token = 'bench-token';
-  const port = await freePort();
-  const address = `127.0.0.1:${port}`;
+  const startMs: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const s = await startDaemon(token, `start-${i}`);
+    startMs.push(s.ms);
+    await stopDaemon(s.child);
+  }
   // The real daemon, as a sandbox runs it: its own process, configured the operator's way.
-  daemon.child = spawn(process.execPath, [join(root, 'cmd/svc.ts'), 'sandboxd'], {
-    env: {
-      ...process.env,
-      SANDBOXD_LISTEN: address,
-      SANDBOXD_TOKEN: token,
-      SANDBOXD_WORKSPACE: workspace,
-    },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const client = new SandboxdClient({ address, token });
-  await waitHealthy(client, daemon.child);
+  const started = await startDaemon(token, 'bench');
+  daemon.child = started.child;
+  const client = started.client;
 
   const viaSandboxd = (i: number) => sandboxdRun(client, `rt-${i}`, ['true'], workspace);
   const direct = () => directRun(['true']);
@@ -58,6 +58,14 @@ try {
     insideMs.push(r.insideMs);
   }
   for (let i = 0; i < RUNS; i++) directMs.push((await direct()).ms);
+
+  const rssMb = await rssOf(daemon.child.pid!);
+  const idleNode = spawn(process.execPath, ['-e', "console.log('up'); setInterval(() => {}, 1 << 30)"], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await once(idleNode.stdout, 'data');
+  const nodeIdleRssMb = await rssOf(idleNode.pid!);
+  await stopDaemon(idleNode);
 
   const streamMbS: number[] = [];
   const pipeMbS: number[] = [];
@@ -80,6 +88,12 @@ try {
     console.log(
       `${name.padEnd(24)}p50 ${fmt(percentile(xs, 50))} ms  p90 ${fmt(percentile(xs, 90))} ms  p99 ${fmt(percentile(xs, 99))} ms`,
     );
+  console.log(
+    `${'sandboxd start→healthy'.padEnd(24)}p50 ${fmt(percentile(startMs, 50))} ms  (${STARTS} starts)`,
+  );
+  console.log(
+    `${'resident memory'.padEnd(24)}sandboxd ${rssMb.toFixed(1)} MB after ${WARMUP + RUNS} runs; idle node ${nodeIdleRssMb.toFixed(1)} MB`,
+  );
   row(`sandboxd run 'true'`, spawnMs);
   row(`spawn('true')`, directMs);
   console.log(`${'overhead'.padEnd(24)}p50 ${fmt(spawnP50 - directP50)} ms  (${RUNS} runs each)`);
@@ -105,14 +119,59 @@ try {
       stream_ratio: round(streamP50 / pipeP50, 3),
     }),
   );
+  console.log(
+    JSON.stringify({
+      bench: 'sandboxd',
+      rss_mb: round(rssMb, 1),
+      node_idle_rss_mb: round(nodeIdleRssMb, 1),
+      start_ms: round(percentile(startMs, 50), 2),
+      overhead_p50_ms: round(spawnP50 - directP50, 3),
+      stream_ratio: round(streamP50 / pipeP50, 3),
+    }),
+  );
 } finally {
-  const child = daemon.child;
-  if (child && child.exitCode === null && child.signalCode === null) {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
-  }
+  if (daemon.child) await stopDaemon(daemon.child);
   await rm(workspace, { recursive: true, force: true });
+}
+
+/** Starts sandboxd on a free port; `ms` from spawn until its ready file and /healthz say so. */
+async function startDaemon(
+  token: string,
+  name: string,
+): Promise<{ child: ChildProcess; client: SandboxdClient; ms: number }> {
+  const address = `127.0.0.1:${await freePort()}`;
+  const readyFile = `${name}.ready`;
+  const t0 = performance.now();
+  const ready = waitForFile(workspace, readyFile, 30_000);
+  const child = spawn(binary, [], {
+    env: {
+      ...process.env,
+      SANDBOXD_LISTEN: address,
+      SANDBOXD_TOKEN: token,
+      SANDBOXD_WORKSPACE: workspace,
+      SANDBOXD_READY_FILE: join(workspace, readyFile),
+    },
+    stdio: ['ignore', 'inherit', 'ignore'],
+  });
+  await ready;
+  const client = new SandboxdClient({ address, token });
+  if (!(await client.health())) throw new Error('sandboxd wrote its ready file but /healthz does not answer');
+  return { child, client, ms: performance.now() - t0 };
+}
+
+async function stopDaemon(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
+}
+
+/** Resident memory of a process, MB (VmRSS). */
+async function rssOf(pid: number): Promise<number> {
+  const status = await readFile(`/proc/${pid}/status`, 'utf8');
+  const kb = /^VmRSS:\s+(\d+) kB$/m.exec(status);
+  if (!kb) throw new Error(`no VmRSS for ${pid}`);
+  return Number(kb[1]) / 1024;
 }
 
 /** One run through sandboxd: from the POST until the `exit` event has been parsed. */
@@ -140,14 +199,4 @@ async function sandboxdRun(
     }
   }
   throw new Error(`run ${runId}: the stream ended without an exit event`);
-}
-
-async function waitHealthy(client: SandboxdClient, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`svc sandboxd exited ${child.exitCode}`);
-    if (await client.health().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error('svc sandboxd did not start within 30 s');
-    await sleep(50);
-  }
 }

@@ -6,7 +6,6 @@ const commands: Record<string, () => Promise<{ main: (argv: string[]) => Promise
   generate: () => import('./generate.ts'),
   api: () => import('./api.ts'),
   webhook: () => import('./webhook.ts'),
-  sandboxd: () => import('./sandboxd.ts'),
   operator: () => import('./operator.ts'),
   devnode: () => import('./devnode.ts'),
 };

@@ -64,6 +64,9 @@ interface Outcome {
   podName?: string;
 }
 
+/** How often a running sandbox's template process is looked at through sandboxd. */
+const TEMPLATE_PROCESS_CHECK_MS = 5_000;
+
 export interface ReconcilerDeps {
   kc: KubeConfig;
   settings: OperatorSettings;
@@ -276,6 +279,8 @@ export class SandboxReconciler {
       return 5_000;
     });
     const expiry = this.#nextExpiry(sandbox, template, pod);
+    const process = await this.#templateProcess(log, sandbox, template, pod);
+    const requeues = [agentMs, expiry, process?.requeueMs].filter((x): x is number => x !== undefined);
     return {
       phase: 'Running',
       message: 'the sandbox is running',
@@ -286,8 +291,52 @@ export class SandboxReconciler {
         volumeCondition,
         { type: 'Ready', ok: true, reason: 'PodReady', message: 'sandboxd answers' },
         { type: 'Stopped', ok: false, reason: 'Running', message: '' },
+        ...(process ? [process.condition] : []),
       ],
-      requeueMs: agentMs === undefined ? expiry : Math.min(agentMs, expiry ?? agentMs),
+      requeueMs: requeues.length > 0 ? Math.min(...requeues) : undefined,
+    };
+  }
+
+  /**
+   * The template's own process, as sandboxd (its supervisor) reports it: a restart count that
+   * grew since the last look becomes a `TemplateProcessRestarted` event, and the count stays
+   * on the `TemplateProcess` condition. The Pod says nothing of it (sandboxd, its PID 1, stays
+   * up), so a sandbox with a template command is looked at again every few seconds.
+   */
+  async #templateProcess(
+    log: Logger,
+    sandbox: Sandbox,
+    template: SandboxTemplateSpec,
+    pod: V1Pod,
+  ): Promise<{ condition: Outcome['conditions'][number]; requeueMs: number } | undefined> {
+    if ([...(template.command ?? []), ...(template.args ?? [])].length === 0) return undefined;
+    const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+    const health = await this.#d.locator
+      .client(namespace, name, pod.metadata?.uid)
+      .then((c) => c.status())
+      .catch(() => undefined);
+    const restarts = health?.template?.restarts;
+    if (restarts === undefined) return undefined;
+    const previous = sandbox.status?.conditions?.find((c) => c.type === 'TemplateProcess');
+    const before = Number(/restarted (\d+) time/.exec(previous?.message ?? '')?.[1] ?? 0);
+    const message = `the template's process restarted ${restarts} time${restarts === 1 ? '' : 's'}`;
+    if (restarts > before) {
+      await this.#event(
+        log,
+        sandbox,
+        'Warning',
+        'TemplateProcessRestarted',
+        `${message}; sandboxd restarted it`,
+      );
+    }
+    return {
+      condition: {
+        type: 'TemplateProcess',
+        ok: health!.template!.running,
+        reason: restarts > 0 ? 'Restarted' : 'Running',
+        message,
+      },
+      requeueMs: TEMPLATE_PROCESS_CHECK_MS,
     };
   }
 

@@ -1,6 +1,6 @@
 import { spawn, execFile, type ChildProcess } from 'node:child_process';
-import { createWriteStream } from 'node:fs';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { createWriteStream, existsSync, watch, type FSWatcher } from 'node:fs';
+import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { CoreV1Api, V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
@@ -52,6 +52,7 @@ export class PodSandbox {
   #failed: string | undefined;
   #sandboxd: SandboxdClient | undefined;
   #timers = new Set<NodeJS.Timeout>();
+  #watchers = new Set<FSWatcher>();
   #writing: Promise<void> = Promise.resolve();
   /** The Pod's folders and root being set up: a stop waits for it, so no mount outlives the Pod. */
   #preparing: Promise<unknown> = Promise.resolve();
@@ -118,6 +119,7 @@ export class PodSandbox {
     // A Pod deleted while it was being set up: its root is mounted once, then undone here.
     await this.#preparing.catch(() => undefined);
     this.#timers.forEach((t) => clearTimeout(t));
+    this.#watchers.forEach((w) => w.close());
     const running = [...this.#states.values()].flatMap((s) => (s.running ? [s.running] : []));
     await Promise.all(running.map((r) => stopProcess(r, graceSeconds * 1000)));
     // Whatever of the Pod outlived its pid 1 (a bwrap helper orphaned mid-start) names the Pod's folder.
@@ -252,7 +254,7 @@ export class PodSandbox {
     })();
   }
 
-  /** The init container that copies sandboxd: satisfied with a launcher of this checkout's sandboxd. */
+  /** The init container that copies sandboxd: satisfied with this checkout's sandboxd binary. */
   async #installSandboxd(c: V1Container, state: ContainerState): Promise<number> {
     const mount = c.volumeMounts?.find((m) => m.mountPath === SandboxPod.binDir);
     const dir = mount && this.#volumes.get(mount.name);
@@ -261,13 +263,19 @@ export class PodSandbox {
       state.terminated = { exitCode: 1, reason: 'Error', startedAt, finishedAt: new Date() };
       return 1;
     }
-    // The launcher's files are bound into the Pod one by one (bwrap.ts), at their own paths.
-    const runtime = this.#runtimeFiles;
-    const quoted = this.#d.sandboxdCommand
-      .map((a) => (a.startsWith('/') ? sandboxPath(runtime.indexOf(a), a) : a))
-      .map((a) => `'${a.replaceAll("'", `'\\''`)}'`)
-      .join(' ');
-    await writeFile(join(dir, 'sandboxd'), `#!/bin/sh\nexec ${quoted} "$@"\n`, { mode: 0o755 });
+    const [binary, ...rest] = this.#d.sandboxdCommand;
+    if (binary !== undefined && rest.length === 0) {
+      // The static binary itself, as the operator's init container copies it.
+      await copyFile(binary, join(dir, 'sandboxd'));
+    } else {
+      // A launcher with a runtime: its files are bound into the Pod one by one (bwrap.ts).
+      const runtime = this.#runtimeFiles;
+      const quoted = this.#d.sandboxdCommand
+        .map((a) => (a.startsWith('/') ? sandboxPath(runtime.indexOf(a), a) : a))
+        .map((a) => `'${a.replaceAll("'", `'\\''`)}'`)
+        .join(' ');
+      await writeFile(join(dir, 'sandboxd'), `#!/bin/sh\nexec ${quoted} "$@"\n`, { mode: 0o755 });
+    }
     state.terminated = { exitCode: 0, reason: 'Completed', startedAt, finishedAt: new Date() };
     return 0;
   }
@@ -284,6 +292,9 @@ export class PodSandbox {
     if (env.SANDBOXD_LISTEN !== undefined) {
       // sandboxd listens on a unix socket devnode reaches; the Pod's network is its own.
       env.SANDBOXD_LISTEN = `unix:${SOCKET_DIR}/sandboxd.sock`;
+      // sandboxd writes this once it listens; devnode watches for it instead of polling.
+      env.SANDBOXD_READY_FILE = `${SOCKET_DIR}/sandboxd.ready`;
+      await rm(this.#readyFile, { force: true }); // a crashed sandboxd's, before a restart
       mounts.push({ hostPath: join(this.#d.podDir, 'run'), mountPath: SOCKET_DIR, readOnly: false });
       const token = env.SANDBOXD_TOKEN ?? (await this.#readMounted(mounts, env.SANDBOXD_TOKEN_FILE));
       if (token)
@@ -350,20 +361,48 @@ export class PodSandbox {
     return env;
   }
 
-  /** Ready once sandboxd answers (for the sandboxd container), else once started. */
+  /** Host path of the file sandboxd writes once it listens. */
+  get #readyFile(): string {
+    return join(this.#d.podDir, 'run', 'sandboxd.ready');
+  }
+
+  /**
+   * Ready once sandboxd answers (for the sandboxd container), else once started. Until then
+   * devnode watches for sandboxd's ready file (no polling); once ready, a check every 2 s
+   * notices a sandboxd that went away.
+   */
   #watchReadiness(c: V1Container, state: ContainerState): void {
+    const isSandboxd = c.env?.some((e) => e.name === 'SANDBOXD_LISTEN') ?? false;
+    let watcher: FSWatcher | undefined;
     const probe = async () => {
-      if (this.#stopping || !state.running) return;
-      const sandboxd = c.env?.some((e) => e.name === 'SANDBOXD_LISTEN') ? this.#sandboxd : undefined;
+      if (this.#stopping || !state.running) {
+        watcher?.close();
+        return;
+      }
+      const sandboxd = isSandboxd ? this.#sandboxd : undefined;
       const ready = sandboxd ? await sandboxd.health().catch(() => false) : true;
       if (ready !== state.ready) {
         state.ready = ready;
         await this.#writeStatus();
       }
-      const t = setTimeout(() => void probe(), ready ? 2000 : 200);
+      // Until sandboxd was first ready, the ready file's watch calls again.
+      if (watcher && !ready) return;
+      if (watcher) {
+        watcher.close();
+        this.#watchers.delete(watcher);
+        watcher = undefined;
+      }
+      const t = setTimeout(() => void probe(), 2000);
       this.#timers.add(t);
     };
-    void this.#writeStatus().then(probe);
+    if (isSandboxd) {
+      const onChange = () => {
+        if (watcher && existsSync(this.#readyFile)) void probe();
+      };
+      watcher = watch(join(this.#d.podDir, 'run'), onChange);
+      this.#watchers.add(watcher);
+      void this.#writeStatus().then(onChange);
+    } else void this.#writeStatus().then(probe);
   }
 
   #sleep(ms: number): Promise<void> {

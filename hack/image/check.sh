@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # The image, checked without Docker. Reads the Dockerfile's runtime stage and rebuilds its
 # file system in a temporary folder: each `COPY --from=build` taken from what the build
-# stage makes (/app by hack/image/app.sh, /src/dist by `make sandboxd-binary`, which the
-# image-check target runs first), HOME from its ENV, the user from its USER. Then runs it as
-# the chart does (as that user, the image's files not writable, only HOME writable):
+# stage makes (/app by hack/image/app.sh) and `COPY --from=sandboxd` from what the Go stage
+# makes (/src/dist by `make sandboxd-binary`, which the image-check target runs first), HOME
+# from its ENV, the user from its USER. Then runs it as the chart does (as that user, the
+# image's files not writable, only HOME writable):
 #   - every module in /app imports with production dependencies only;
-#   - the ENTRYPOINT prints its usage, refuses unknown flags, and `svc api`, `svc operator`,
-#     `svc webhook` and `svc sandboxd` get past their imports to their first real error;
-#   - /usr/local/bin/sandboxd, copied as the operator's init container copies it, serves;
+#   - the ENTRYPOINT prints its usage, refuses unknown flags, and `svc api`, `svc operator`
+#     and `svc webhook` get past their imports to their first real error;
+#   - /usr/local/bin/sandboxd is a static executable (no ELF interpreter) and, copied as the
+#     operator's init container copies it, serves and exits 0 on SIGTERM;
 # and that .dockerignore keeps nothing the build needs out of the context, and that the
 # image's version label is package.json's version and the chart's appVersion.
 set -euo pipefail
@@ -25,14 +27,21 @@ mapfile -t lines < <(awk '
   { line = line $0 }
   /\\$/ { sub(/\\$/, "", line); next }
   { print line; line = "" }' "$root/Dockerfile")
-build=() runtime=() stage=0
+# Three stages: `sandboxd` (Go), `build` (Node) and the unnamed runtime stage, in that order.
+gostage=() build=() runtime=() stage=0 names=()
 for l in "${lines[@]}"; do
-  [[ $l == FROM* ]] && stage=$((stage + 1))
-  if ((stage == 1)); then build+=("$l"); elif ((stage == 2)); then runtime+=("$l"); fi
+  if [[ $l == FROM* ]]; then
+    stage=$((stage + 1))
+    names+=("$(sed -nE 's/^FROM .* AS ([a-z0-9_-]+)$/\1/ip' <<<"$l")")
+  fi
+  if ((stage == 1)); then gostage+=("$l"); elif ((stage == 2)); then build+=("$l"); elif ((stage == 3)); then runtime+=("$l"); fi
 done
-((stage == 2)) || fail "expected a build stage and a runtime stage in the Dockerfile, found $stage stages"
-# The build stage must make /app and /src/dist the way this check does.
-printf '%s\n' "${build[@]}" | grep -q 'make .*sandboxd-binary' || fail "the build stage no longer runs make sandboxd-binary"
+((stage == 3)) || fail "expected a sandboxd stage, a build stage and a runtime stage in the Dockerfile, found $stage stages"
+[[ ${names[0]} == sandboxd && ${names[1]} == build && -z ${names[2]} ]] ||
+  fail "expected stages named sandboxd and build, then the runtime stage; found '${names[*]}'"
+# The stages must make /src/dist and /app the way this check does.
+[[ ${gostage[0]} =~ ^FROM\ golang: ]] || fail "the sandboxd stage must build FROM a golang image: ${gostage[0]}"
+printf '%s\n' "${gostage[@]}" | grep -q 'make .*sandboxd-binary' || fail "the sandboxd stage no longer runs make sandboxd-binary"
 printf '%s\n' "${build[@]}" | grep -q 'hack/image/app.sh /app' || fail "the build stage no longer runs hack/image/app.sh /app"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/svc-image-check-XXXXXX")
@@ -47,11 +56,11 @@ echo "image-check: /app assembled by hack/image/app.sh in $(($(date +%s) - start
 [ -x "$root/dist/sandboxd" ] || fail "dist/sandboxd is missing: run make sandboxd-binary (make image-check does)"
 
 # --- The runtime stage, instruction by instruction.
-from_build() { # a path in the build stage -> where this check has it
-  case $1 in
-    /app | /app/*) echo "$tmp/build$1" ;;
-    /src/*) echo "$root/${1#/src/}" ;; # the build stage's WORKDIR: the context plus make's outputs
-    *) fail "COPY --from=build $1: check.sh knows /app and /src/ of the build stage only" ;;
+from_stage() { # a stage and a path in it -> where this check has it
+  case $1:$2 in
+    build:/app | build:/app/*) echo "$tmp/build$2" ;;
+    sandboxd:/src/dist/*) echo "$root/${2#/src/}" ;; # the Go stage's WORKDIR plus make's outputs
+    *) fail "COPY --from=$1 $2: check.sh knows /app of the build stage and /src/dist of the sandboxd stage only" ;;
   esac
 }
 home="" user="" workdir="/" entrypoint=""
@@ -61,9 +70,9 @@ for l in "${runtime[@]}"; do
     FROM | ARG | LABEL) ;;
     COPY)
       read -r -a args <<<"$rest"
-      [[ ${args[0]} == --from=build ]] || fail "COPY without --from=build in the runtime stage: $l"
-      ((${#args[@]} == 3)) || fail "expected COPY --from=build SRC DEST: $l"
-      src=$(from_build "${args[1]}")
+      [[ ${args[0]} =~ ^--from=(build|sandboxd)$ ]] || fail "COPY without --from=build or --from=sandboxd in the runtime stage: $l"
+      ((${#args[@]} == 3)) || fail "expected COPY --from=STAGE SRC DEST: $l"
+      src=$(from_stage "${args[0]#--from=}" "${args[1]}")
       dest="$rootfs${args[2]}"
       if [ -d "$src" ]; then
         mkdir -p "$dest"
@@ -150,7 +159,7 @@ expect 1 '^svc operator: cannot read /nonexistent/kubeconfig: ENOENT$' -- \
   "${svc[@]}" operator --kubeconfig /nonexistent/kubeconfig
 expect 1 '^svc webhook: cannot read /nonexistent/tls.crt: ENOENT$' -- \
   "${svc[@]}" webhook --tls-cert-file /nonexistent/tls.crt
-expect 2 'a token is required' -- "${svc[@]}" sandboxd
+expect 2 "^usage: svc <[a-z|]*>" -- "${svc[@]}" sandboxd # sandboxd is its own binary now
 
 # --- sandboxd as a sandbox Pod gets it: copied by the init container (the image's user,
 # `cp` from the image), then run from the copy.
@@ -159,6 +168,10 @@ mkdir -p "$bin" "$tmp/workspace"
 chmod 777 "$bin" "$tmp/workspace"
 (cd / && "${as[@]}" cp "$rootfs/usr/local/bin/sandboxd" "$bin/sandboxd") || fail "the init container's cp of /usr/local/bin/sandboxd failed"
 [ -x "$bin/sandboxd" ] || fail "the copied sandboxd is not executable"
+# Static: an ELF without a program interpreter runs in any Linux image (Alpine, distroless).
+[[ $(head -c 4 "$bin/sandboxd") == $'\x7fELF' ]] || fail "the copied sandboxd is not an ELF executable"
+if LC_ALL=C grep -qaE '/lib(64)?/ld-(linux|musl)' "$bin/sandboxd"; then fail "the copied sandboxd names a dynamic loader: not static"; fi
+echo "image-check: ok /usr/local/bin/sandboxd is a static ELF executable ($(du -h "$bin/sandboxd" | cut -f1))"
 expect 2 'a token is required' -- "$bin/sandboxd"
 socket="$bin/sandboxd.sock"
 (cd / && exec "${as[@]}" env -i PATH=/usr/bin:/bin SANDBOXD_TOKEN=image-check SANDBOXD_LISTEN="unix:$socket" \
@@ -183,7 +196,7 @@ echo "image-check: ok sandboxd served /healthz from the init container's copy an
 # --- .dockerignore: no pattern may drop a file the build stage uses. Bash's [[ == ]] lets
 # `*` cross `/`, so this errs on the side of refusing.
 needed=(Makefile package.json package-lock.json .npmrc)
-mapfile -t -O ${#needed[@]} needed < <(cd "$root" && find hack/sea hack/image -type f)
+mapfile -t -O ${#needed[@]} needed < <(cd "$root" && find sandboxd hack/image -type f)
 mapfile -t -O ${#needed[@]} needed < <(cd "$tmp/build/app" && find . -path ./node_modules -prune -o -type f -print |
   sed 's|^\./||' | grep -vxE 'package(-lock)?\.json')
 while read -r pattern; do

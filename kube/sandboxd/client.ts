@@ -152,6 +152,17 @@ export class SandboxdClient {
     if (res.statusCode !== 200) throw new Error(`sandboxd refused the limit: ${JSON.stringify(body)}`);
   }
 
+  /** `/healthz`'s body: and, when sandboxd supervises the template's process, how it fares. */
+  async status(): Promise<{ status: string; template?: { running: boolean; restarts: number } }> {
+    const res = await this.#send('GET', '/healthz', (req) => req.end());
+    const body = (await readJson(res)) as {
+      status: string;
+      template?: { running: boolean; restarts: number };
+    };
+    if (res.statusCode !== 200) throw new Error(`sandboxd answered /healthz with ${res.statusCode}`);
+    return body;
+  }
+
   async health(): Promise<boolean> {
     const res = await this.#send('GET', '/healthz', (req) => req.end());
     await readJson(res);

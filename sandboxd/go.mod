@@ -1,0 +1,3 @@
+module github.com/svc-dev/svc/sandboxd
+
+go 1.26

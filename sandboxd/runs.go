@@ -1,0 +1,428 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"regexp"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Finished install runs whose output stays readable, and the output each keeps.
+const (
+	finishedLogsKept = 16
+	logBytesKept     = 8 * 1024 * 1024
+)
+
+// A run's kind (core's RunKind). The registry's caps are per kind, so a new kind (a terminal)
+// is one more entry here and in the caps, not a new registry.
+const (
+	kindInstall = "install"
+	kindInvoke  = "invoke"
+	kindExec    = "exec"
+)
+
+var runIDPattern = regexp.MustCompile(`^[A-Za-z0-9._-]{1,128}$`)
+
+// runSpec is what sandboxd runs: the first line of a POST /runs body (core's RunSpec).
+type runSpec struct {
+	RunID     string            `json:"runId"`
+	Kind      string            `json:"kind"`
+	Argv      []string          `json:"argv"`
+	Env       map[string]string `json:"env"`
+	Cwd       *string           `json:"cwd"`
+	TimeoutMs *float64          `json:"timeoutMs"`
+}
+
+// parseRunSpec checks a spec the way core's RunSpec schema does; the error says what is wrong.
+func parseRunSpec(line []byte) (runSpec, error) {
+	var s runSpec
+	if err := json.Unmarshal(line, &s); err != nil {
+		return s, errors.New("not JSON of the expected shape")
+	}
+	switch {
+	case !runIDPattern.MatchString(s.RunID):
+		return s, errors.New("runId must match ^[A-Za-z0-9._-]{1,128}$")
+	case s.Kind != kindInstall && s.Kind != kindInvoke && s.Kind != kindExec:
+		return s, errors.New("kind must be install, invoke or exec")
+	case len(s.Argv) < 1 || len(s.Argv) > 1024:
+		return s, errors.New("argv must hold 1 to 1024 strings")
+	case s.Cwd != nil && (len(*s.Cwd) == 0 || (*s.Cwd)[0] != '/'):
+		return s, errors.New("cwd must start with /")
+	case s.TimeoutMs != nil && (*s.TimeoutMs < 0 || *s.TimeoutMs != float64(int64(*s.TimeoutMs))):
+		return s, errors.New("timeoutMs must be an integer ≥ 0")
+	}
+	if s.Cwd == nil {
+		def := "/workspace"
+		s.Cwd = &def
+	}
+	return s, nil
+}
+
+func (s runSpec) timeout() time.Duration {
+	if s.TimeoutMs == nil {
+		return 0
+	}
+	return time.Duration(*s.TimeoutMs) * time.Millisecond
+}
+
+type startEvent struct {
+	InvokeID  string `json:"invokeId"`
+	StartedAt string `json:"startedAt"`
+}
+
+type logEvent struct {
+	Stream string `json:"stream"`
+	Data   string `json:"data"`
+}
+
+type exitEvent struct {
+	InvokeID   string `json:"invokeId"`
+	ExitCode   int    `json:"exitCode"`
+	DurationMs int64  `json:"durationMs"`
+	Reason     string `json:"reason"`
+}
+
+// isoMillis is JavaScript's Date.toISOString.
+func isoMillis(t time.Time) string { return t.UTC().Format("2006-01-02T15:04:05.000Z") }
+
+// run is one process sandboxd runs, in flight.
+type run struct {
+	id        string
+	kind      string
+	startedAt time.Time
+	log       *runLog // install runs only: their frames, for readers other than the POST
+
+	mu     sync.Mutex
+	pgid   int    // 0 until started
+	ending string // "canceled" or "timeout" once one was asked for
+	kill   *time.Timer
+}
+
+// capExceeded is the refusal of a run over its kind's cap.
+type capExceeded struct{ limit, inflight int }
+
+func (e *capExceeded) Error() string {
+	return fmt.Sprintf("this sandbox runs at most %d concurrent invokes and %d are in flight; retry after 5 seconds", e.limit, e.inflight)
+}
+
+// runConflict: a run of that id is already in flight.
+type runConflict struct{ id string }
+
+func (e *runConflict) Error() string { return "run " + e.id + " is already in flight" }
+
+// registry holds the processes sandboxd runs, by run id. Each runs in its own process group,
+// so cancel, timeout and shutdown signal the whole tree: SIGTERM, then SIGKILL after the
+// grace period. Caps are per kind (only invoke has one today). Install runs are recorded,
+// and the records of the last few finished ones kept, so another client can attach.
+type registry struct {
+	mu           sync.Mutex
+	runs         map[string]*run
+	finishedLogs []finishedLog // oldest first
+	caps         map[string]int
+	grace        time.Duration
+	baseEnv      []string
+	reaper       *reaper
+	done         sync.WaitGroup
+}
+
+type finishedLog struct {
+	id  string
+	log *runLog
+}
+
+func newRegistry(grace time.Duration, maxConcurrentInvokes int, baseEnv []string, r *reaper) *registry {
+	return &registry{
+		runs:    map[string]*run{},
+		caps:    map[string]int{kindInvoke: maxConcurrentInvokes},
+		grace:   grace,
+		baseEnv: baseEnv,
+		reaper:  r,
+	}
+}
+
+func (g *registry) capOf(kind string) int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.caps[kind]
+}
+
+func (g *registry) setCap(kind string, n int) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.caps[kind] = n
+}
+
+func (g *registry) inflightLocked(kind string) int {
+	n := 0
+	for _, r := range g.runs {
+		if r.kind == kind {
+			n++
+		}
+	}
+	return n
+}
+
+// admit reserves the run's place: a *runConflict when its id is in flight, a *capExceeded
+// when its kind is at its cap. Check and reservation are one step, so N concurrent
+// requests let exactly the cap in.
+func (g *registry) admit(spec runSpec) (*run, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if _, ok := g.runs[spec.RunID]; ok {
+		return nil, &runConflict{spec.RunID}
+	}
+	if limit := g.caps[spec.Kind]; limit > 0 {
+		if n := g.inflightLocked(spec.Kind); n >= limit {
+			return nil, &capExceeded{limit, n}
+		}
+	}
+	r := &run{id: spec.RunID, kind: spec.Kind, startedAt: time.Now()}
+	if r.kind == kindInstall {
+		r.log = newRunLog(logBytesKept)
+	}
+	g.runs[r.id] = r
+	g.done.Add(1)
+	return r, nil
+}
+
+// log is the record of an install run in flight or recently finished.
+func (g *registry) log(id string) *runLog {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if r, ok := g.runs[id]; ok {
+		return r.log
+	}
+	for _, f := range g.finishedLogs {
+		if f.id == id {
+			return f.log
+		}
+	}
+	return nil
+}
+
+type runItem struct {
+	RunID     string `json:"runId"`
+	Kind      string `json:"kind"`
+	StartedAt string `json:"startedAt"`
+}
+
+func (g *registry) list() []runItem {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	items := make([]runItem, 0, len(g.runs))
+	for _, r := range g.runs {
+		items = append(items, runItem{r.id, r.kind, isoMillis(r.startedAt)})
+	}
+	return items
+}
+
+// execute starts an admitted run and streams it to sse; it returns once the exit was sent.
+// stdinBroken is called when the client's body fails mid-way (the client has gone).
+func (g *registry) execute(r *run, spec runSpec, stdin io.Reader, sse *sseWriter) exitEvent {
+	defer g.done.Done()
+	if r.log != nil {
+		sse.observe(r.log.record)
+	}
+	env := append(append([]string(nil), g.baseEnv...), envList(spec.Env)...)
+	pgid, exited, spawnErr := g.spawn(spec, env, stdin)
+	sse.event("start", startEvent{r.id, isoMillis(r.startedAt)})
+	if spawnErr == nil {
+		go exited.pump(stdout, sse)
+		go exited.pump(stderr, sse)
+	}
+	r.mu.Lock()
+	r.pgid = pgid
+	if r.ending != "" && pgid != 0 { // canceled before the process existed
+		signalGroup(pgid, syscall.SIGTERM)
+		r.kill = time.AfterFunc(g.grace, func() { signalGroup(pgid, syscall.SIGKILL) })
+	}
+	r.mu.Unlock()
+	var timeout *time.Timer
+	if d := spec.timeout(); d > 0 && spawnErr == nil {
+		timeout = time.AfterFunc(d, func() { g.end(r, "timeout") })
+	}
+	var status syscall.WaitStatus
+	if spawnErr == nil {
+		status = <-exited.status
+		// The program is done: nothing of its group may outlive it.
+		signalGroup(pgid, syscall.SIGKILL)
+		exited.outputs.Wait()
+	}
+	if timeout != nil {
+		timeout.Stop()
+	}
+	r.mu.Lock()
+	if r.kill != nil {
+		r.kill.Stop()
+	}
+	ending := r.ending
+	r.mu.Unlock()
+
+	sse.flush(true)
+	exit := exitEvent{InvokeID: r.id, DurationMs: time.Since(r.startedAt).Milliseconds(), Reason: "completed"}
+	switch {
+	case spawnErr != nil:
+		sse.output(stderr, []byte(fmt.Sprintf("sandboxd: cannot run %s: %v\n", spec.Argv[0], spawnErr)))
+		sse.flush(true)
+		exit.ExitCode, exit.Reason = 127, "error"
+	case ending == "canceled":
+		exit.ExitCode, exit.Reason = -1, ending
+	case status.Signaled():
+		exit.ExitCode = 128 + int(status.Signal())
+	default:
+		exit.ExitCode = status.ExitStatus()
+	}
+	if ending != "" && spawnErr == nil {
+		exit.Reason = ending
+	}
+	g.mu.Lock()
+	delete(g.runs, r.id)
+	g.mu.Unlock()
+	sse.event("exit", exit)
+	sse.end()
+	if r.log != nil {
+		g.keepLog(r.id, r.log)
+	}
+	return exit
+}
+
+type started struct {
+	status  <-chan syscall.WaitStatus
+	outputs *sync.WaitGroup
+	files   [2]*os.File
+}
+
+// pump sends one output stream of the process to sse until it closes.
+func (s started) pump(stream int, sse *sseWriter) {
+	defer s.outputs.Done()
+	f := s.files[stream]
+	defer f.Close()
+	buf := make([]byte, 64*1024)
+	for {
+		n, err := f.Read(buf)
+		if n > 0 {
+			sse.output(stream, buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+// spawn starts the process in its own group with piped stdio and pumps stdin in.
+func (g *registry) spawn(spec runSpec, env []string, stdin io.Reader) (int, started, error) {
+	path, err := lookPath(spec.Argv[0], env)
+	if err != nil {
+		return 0, started{}, err
+	}
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return 0, started{}, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return 0, started{}, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return 0, started{}, err
+	}
+	pid, status, err := g.reaper.start(func() (int, error) {
+		return spawnProcess(path, spec.Argv, *spec.Cwd, env, []*os.File{inR, outW, errW})
+	})
+	inR.Close()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		inW.Close()
+		outR.Close()
+		errR.Close()
+		return 0, started{}, err
+	}
+	var outputs sync.WaitGroup
+	outputs.Add(2)
+	go func() {
+		// The program may exit without reading its stdin: a failed write just stops the copy.
+		_, _ = io.Copy(inW, stdin)
+		inW.Close()
+	}()
+	return pid, started{status, &outputs, [2]*os.File{outR, errR}}, nil
+}
+
+func envList(m map[string]string) []string {
+	out := make([]string, 0, len(m))
+	for k, v := range m {
+		out = append(out, k+"="+v)
+	}
+	return out
+}
+
+// cancel ends a run in flight; false when there is none of that id.
+func (g *registry) cancel(id string) bool {
+	g.mu.Lock()
+	r, ok := g.runs[id]
+	g.mu.Unlock()
+	if !ok {
+		return false
+	}
+	g.end(r, "canceled")
+	return true
+}
+
+// end sends SIGTERM to the run's group, then SIGKILL after the grace period.
+func (g *registry) end(r *run, why string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ending != "" {
+		return
+	}
+	r.ending = why
+	if r.pgid == 0 {
+		return // not started yet: execute ends it once it is
+	}
+	pgid := r.pgid
+	signalGroup(pgid, syscall.SIGTERM)
+	r.kill = time.AfterFunc(g.grace, func() { signalGroup(pgid, syscall.SIGKILL) })
+}
+
+// shutdown ends every run (SIGTERM, SIGKILL after the grace) and waits for all of them.
+func (g *registry) shutdown() {
+	g.mu.Lock()
+	all := make([]*run, 0, len(g.runs))
+	for _, r := range g.runs {
+		all = append(all, r)
+	}
+	g.mu.Unlock()
+	for _, r := range all {
+		g.end(r, "canceled")
+	}
+	g.done.Wait()
+}
+
+func (g *registry) keepLog(id string, l *runLog) {
+	l.finish()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	kept := g.finishedLogs[:0]
+	for _, f := range g.finishedLogs {
+		if f.id != id { // a rerun of the same id becomes the newest
+			kept = append(kept, f)
+		}
+	}
+	kept = append(kept, finishedLog{id, l})
+	if len(kept) > finishedLogsKept {
+		kept = append([]finishedLog(nil), kept[len(kept)-finishedLogsKept:]...)
+	}
+	g.finishedLogs = kept
+}

@@ -1,0 +1,134 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Restart backoff of the template's process, as a kubelet restarts a container: 1 s, doubling,
+// capped; a process that stayed up for resetAfter starts again from 1 s.
+const (
+	backoffFirst = time.Second
+	backoffMax   = 5 * time.Minute
+	resetAfter   = 10 * time.Minute
+)
+
+// templateProcess is the template's own command, started by sandboxd as its child with the
+// container's stdio, in its own process group, and restarted with a backoff whenever it
+// ends. restarts counts those restarts; sandboxd reports it on /healthz.
+type templateProcess struct {
+	argv   []string
+	dir    string
+	env    []string
+	reaper *reaper
+	grace  time.Duration
+
+	mu       sync.Mutex
+	pid      int
+	restarts int
+	stopping bool
+	wake     chan struct{}
+	done     chan struct{}
+}
+
+type templateStatus struct {
+	Running  bool `json:"running"`
+	Restarts int  `json:"restarts"`
+}
+
+func startTemplate(argv []string, dir string, env []string, r *reaper, grace time.Duration) *templateProcess {
+	t := &templateProcess{argv: argv, dir: dir, env: env, reaper: r, grace: grace,
+		wake: make(chan struct{}), done: make(chan struct{})}
+	go t.supervise()
+	return t
+}
+
+func (t *templateProcess) status() templateStatus {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return templateStatus{Running: t.pid != 0, Restarts: t.restarts}
+}
+
+func (t *templateProcess) supervise() {
+	defer close(t.done)
+	backoff := backoffFirst
+	for {
+		began := time.Now()
+		status, err := t.once()
+		t.mu.Lock()
+		t.pid = 0
+		stopping := t.stopping
+		t.mu.Unlock()
+		if stopping {
+			return
+		}
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "sandboxd: template command %s: %v\n", t.argv[0], err)
+		} else {
+			fmt.Fprintf(os.Stderr, "sandboxd: template command %s ended (%s); restarting in %s\n", t.argv[0], describe(status), backoff)
+		}
+		if time.Since(began) >= resetAfter {
+			backoff = backoffFirst
+		}
+		select {
+		case <-t.wake:
+			return
+		case <-time.After(backoff):
+		}
+		backoff = min(backoff*2, backoffMax)
+		t.mu.Lock()
+		if t.stopping {
+			t.mu.Unlock()
+			return
+		}
+		t.restarts++
+		t.mu.Unlock()
+	}
+}
+
+// once runs the command to its end.
+func (t *templateProcess) once() (syscall.WaitStatus, error) {
+	path, err := lookPath(t.argv[0], t.env)
+	if err != nil {
+		return 0, err
+	}
+	t.mu.Lock()
+	if t.stopping {
+		t.mu.Unlock()
+		return 0, nil
+	}
+	pid, exited, err := t.reaper.start(func() (int, error) {
+		return spawnProcess(path, t.argv, t.dir, t.env, []*os.File{os.Stdin, os.Stdout, os.Stderr})
+	})
+	t.pid = pid
+	t.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	return <-exited, nil
+}
+
+func describe(s syscall.WaitStatus) string {
+	if s.Signaled() {
+		return fmt.Sprintf("killed by signal %d", int(s.Signal()))
+	}
+	return fmt.Sprintf("exit code %d", s.ExitStatus())
+}
+
+// stop sends SIGTERM to the process group, SIGKILL after the grace, and returns when it is gone.
+func (t *templateProcess) stop() {
+	t.mu.Lock()
+	t.stopping = true
+	pid := t.pid
+	t.mu.Unlock()
+	close(t.wake)
+	if pid != 0 {
+		signalGroup(pid, syscall.SIGTERM)
+		kill := time.AfterFunc(t.grace, func() { signalGroup(pid, syscall.SIGKILL) })
+		defer kill.Stop()
+	}
+	<-t.done
+}

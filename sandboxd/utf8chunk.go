@@ -1,0 +1,91 @@
+package main
+
+import "unicode/utf8"
+
+// completeUTF8 splits b into the longest prefix that ends on a character boundary and the
+// tail of a multi-byte character that has not fully arrived yet (at most 3 bytes), so a
+// character split across two reads is sent whole. Invalid bytes are not held back: the JSON
+// encoding turns them into U+FFFD, as a StringDecoder does.
+func completeUTF8(b []byte) (complete, rest []byte) {
+	for i := 1; i <= 3 && i <= len(b); i++ {
+		c := b[len(b)-i]
+		if c < 0x80 {
+			break // ASCII: nothing pending
+		}
+		if c >= 0xC0 { // a lead byte i bytes from the end
+			need := 0
+			switch {
+			case c > 0xF4: // never a lead byte
+			case c >= 0xF0:
+				need = 4
+			case c >= 0xE0:
+				need = 3
+			case c >= 0xC2:
+				need = 2
+			}
+			if need > i {
+				return b[:len(b)-i], b[len(b)-i:]
+			}
+			break
+		}
+	}
+	return b, nil
+}
+
+const hexDigits = "0123456789abcdef"
+
+// appendJSONString appends s as a JSON string: the bytes JSON.stringify would give for the
+// same text (no HTML escaping; invalid UTF-8 becomes U+FFFD), without reflection, since every
+// byte of a run's output passes through here.
+func appendJSONString(dst []byte, s []byte) []byte {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x20 && c != '"' && c != '\\' && c < utf8.RuneSelf {
+			i++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			dst = append(dst, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				dst = append(dst, '\\', c)
+			case '\n':
+				dst = append(dst, '\\', 'n')
+			case '\r':
+				dst = append(dst, '\\', 'r')
+			case '\t':
+				dst = append(dst, '\\', 't')
+			case '\b':
+				dst = append(dst, '\\', 'b')
+			case '\f':
+				dst = append(dst, '\\', 'f')
+			default:
+				dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, size := utf8.DecodeRune(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			dst = append(dst, s[start:i]...)
+			dst = append(dst, "\ufffd"...)
+			i++
+			start = i
+			continue
+		}
+		i += size
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"')
+}
+
+// logFrame is the SSE `log` event for a chunk of one stream's output.
+func logFrame(stream string, data []byte) []byte {
+	frame := make([]byte, 0, len(data)+64)
+	frame = append(frame, "event: log\ndata: {\"stream\":\""+stream+"\",\"data\":"...)
+	frame = appendJSONString(frame, data)
+	return append(frame, "}\n\n"...)
+}
