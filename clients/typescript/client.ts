@@ -218,7 +218,7 @@ export class SvcClient {
     const [p = '', q] = path.replace(/^\/+/, '').split(/\?(.*)/s, 2);
     const query = new URLSearchParams(q);
     if (ns !== undefined) query.set('namespace', ns);
-    const search = query.size > 0 ? `?${query.toString()}` : '';
+    const search = query.toString() === '' ? '' : `?${query.toString()}`;
     return `${this.#base}/sandboxes/${encodeURIComponent(id)}/preview/${port}/${p}${search}`;
   }
 

@@ -75,7 +75,9 @@ function renderSse(ops: SseOperation[]): string {
 /** Both generated files' text, by file name. */
 export async function render(doc: OpenAPI3): Promise<Record<string, string>> {
   // openapi-typescript resolves refs in place; give it a copy so `doc` stays as read.
-  const ast = await openapiTS(structuredClone(doc), { silent: true });
+  // defaultNonNullable off: a field with a default is optional to send (the API fills it
+  // in), so request bodies must not require it; answers then type it optional too.
+  const ast = await openapiTS(structuredClone(doc), { silent: true, defaultNonNullable: false });
   return {
     'openapi.ts': BANNER + '\n' + astToString(ast),
     'sse-events.ts': renderSse(sseOperations(doc)),

@@ -328,14 +328,14 @@ export interface components {
              * @default code
              * @enum {string}
              */
-            mode: "code" | "agent";
+            mode?: "code" | "agent";
             templateRef: {
                 name: string;
                 /**
                  * @default ClusterSandboxTemplate
                  * @enum {string}
                  */
-                kind: "ClusterSandboxTemplate" | "SandboxTemplate";
+                kind?: "ClusterSandboxTemplate" | "SandboxTemplate";
             };
             image?: {
                 repository?: string;
@@ -345,7 +345,7 @@ export interface components {
             /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
             idleTimeout?: string;
             /** @default false */
-            stopped: boolean;
+            stopped?: boolean;
             resources?: {
                 requests?: {
                     /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
@@ -365,7 +365,7 @@ export interface components {
             env?: {
                 name: string;
                 /** @default  */
-                value: string;
+                value?: string;
             }[];
             ports?: {
                 port: number;
@@ -373,7 +373,7 @@ export interface components {
                  * @default http
                  * @enum {string}
                  */
-                protocol: "http";
+                protocol?: "http";
             }[];
             credentials?: {
                 env?: {
@@ -395,11 +395,11 @@ export interface components {
                      * Format: starts_with
                      * @default /workspace
                      */
-                    workingDir: string;
+                    workingDir?: string;
                     env?: {
                         name: string;
                         /** @default  */
-                        value: string;
+                        value?: string;
                     }[];
                     maxConcurrentInvokes?: number;
                     /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
@@ -429,7 +429,7 @@ export interface components {
              * @default http
              * @enum {string}
              */
-            protocol: "http";
+            protocol?: "http";
         };
         Error: {
             error: string;
@@ -440,9 +440,9 @@ export interface components {
         CreateApiKeyRequest: {
             user: string;
             /** @default [] */
-            groups: string[];
+            groups?: string[];
             /** @default false */
-            admin: boolean;
+            admin?: boolean;
         };
         Policy: {
             maxSandboxesPerUser?: number;
@@ -480,7 +480,7 @@ export interface components {
         };
         ConfigureRequest: {
             /** @default [] */
-            files: {
+            files?: {
                 /** Format: starts_with */
                 path: string;
                 content: string;
@@ -515,14 +515,14 @@ export interface components {
                  * @default code
                  * @enum {string}
                  */
-                mode: "code" | "agent";
+                mode?: "code" | "agent";
                 templateRef: {
                     name: string;
                     /**
                      * @default ClusterSandboxTemplate
                      * @enum {string}
                      */
-                    kind: "ClusterSandboxTemplate" | "SandboxTemplate";
+                    kind?: "ClusterSandboxTemplate" | "SandboxTemplate";
                 };
                 image?: {
                     repository?: string;
@@ -534,7 +534,7 @@ export interface components {
                 createdBy?: string;
                 cloneFromSnapshot?: string;
                 /** @default false */
-                stopped: boolean;
+                stopped?: boolean;
                 resources?: {
                     requests?: {
                         /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
@@ -554,7 +554,7 @@ export interface components {
                 env?: {
                     name: string;
                     /** @default  */
-                    value: string;
+                    value?: string;
                 }[];
                 ports?: {
                     port: number;
@@ -562,7 +562,7 @@ export interface components {
                      * @default http
                      * @enum {string}
                      */
-                    protocol: "http";
+                    protocol?: "http";
                 }[];
                 credentials?: {
                     env?: {
@@ -584,11 +584,11 @@ export interface components {
                          * Format: starts_with
                          * @default /workspace
                          */
-                        workingDir: string;
+                        workingDir?: string;
                         env?: {
                             name: string;
                             /** @default  */
-                            value: string;
+                            value?: string;
                         }[];
                         maxConcurrentInvokes?: number;
                         /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
@@ -608,7 +608,7 @@ export interface components {
                     status: "True" | "False" | "Unknown";
                     reason: string;
                     /** @default  */
-                    message: string;
+                    message?: string;
                     /** Format: date-time */
                     lastTransitionTime: string;
                     observedGeneration?: number;
@@ -687,9 +687,9 @@ export interface components {
             id: string;
             user: string;
             /** @default [] */
-            groups: string[];
+            groups?: string[];
             /** @default false */
-            admin: boolean;
+            admin?: boolean;
             createdAt: string;
         };
         ApiKeyList: {
@@ -699,9 +699,9 @@ export interface components {
             id: string;
             user: string;
             /** @default [] */
-            groups: string[];
+            groups?: string[];
             /** @default false */
-            admin: boolean;
+            admin?: boolean;
             createdAt: string;
             /** @description The key itself: shown once, never again */
             key: string;
