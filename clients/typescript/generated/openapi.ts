@@ -317,14 +317,20 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
+        /** @description A forwarded port of a sandbox and where to reach it */
         ForwardedPort: {
+            /** @description Port the sandbox listens on */
             port: number;
+            /** @description Protocol of the port: http */
             protocol: string;
+            /** @description URL inside the cluster: http://pf-<sandbox>-<port>.<namespace>.svc.cluster.local:<port> */
             internalUrl: string;
+            /** @description Public URL, https://sandbox-<sandbox>-<port>.<preview domain>/, when a preview domain is set */
             previewUrl?: string;
         };
         CreateSandboxRequest: {
             /**
+             * @description code: an interactive sandbox; agent: runs a configured entrypoint on demand (configure, invoke). Immutable
              * @default code
              * @enum {string}
              */
@@ -332,77 +338,117 @@ export interface components {
             templateRef: {
                 name: string;
                 /**
+                 * @description ClusterSandboxTemplate (cluster-wide, the default) or SandboxTemplate (in the sandbox namespace)
                  * @default ClusterSandboxTemplate
                  * @enum {string}
                  */
                 kind?: "ClusterSandboxTemplate" | "SandboxTemplate";
             };
+            /** @description Override of the template's image */
             image?: {
+                /** @description Image to run instead of the template's; governance may restrict registries */
                 repository?: string;
             };
-            /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
+            /** @description Lifetime cap from the Pod's start, such as 8h; 0 means infinite. The template's when unset */
             timeout?: string;
-            /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
+            /** @description The sandbox stops after this long without an API call, such as 30m. The template's when unset */
             idleTimeout?: string;
-            /** @default false */
+            /** @description Ignored: the service sets createdBy to the authenticated caller. */
+            createdBy?: string;
+            /**
+             * @description true stops the sandbox (its Pod goes, its /workspace stays); false starts it again
+             * @default false
+             */
             stopped?: boolean;
+            /** @description CPU and memory of the sandbox container and the size of its /workspace volume; each field set here wins over the template's */
             resources?: {
+                /** @description What the scheduler reserves for the sandbox container */
                 requests?: {
-                    /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
+                    /** @description CPU request, in cores: 500m, 1 or 2 */
                     cpu?: number | string;
-                    /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
+                    /** @description Memory request, in bytes: 512Mi or 2Gi */
                     memory?: number | string;
                 };
+                /** @description What the sandbox container may use at most */
                 limits?: {
-                    /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
+                    /** @description CPU limit, in cores: 500m, 1 or 2 */
                     cpu?: number | string;
-                    /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
+                    /** @description Memory limit, in bytes: 512Mi or 2Gi */
                     memory?: number | string;
                 };
-                /** @description Size of the /workspace volume */
+                /** @description Size of the /workspace volume, such as 1Gi */
                 storage?: number | string;
             };
+            /** @description Environment variables, added to the template's (these win on a name) */
             env?: {
+                /** @description Name of the variable: letters, digits and underscores, not starting with a digit */
                 name: string;
-                /** @default  */
+                /**
+                 * @description Literal value of the variable; empty when unset
+                 * @default
+                 */
                 value?: string;
             }[];
+            /** @description Ports forwarded to a Service (and a preview URL when a preview domain is set) */
             ports?: {
+                /** @description Port the sandbox listens on */
                 port: number;
                 /**
+                 * @description Protocol of the port; http is the only one
                  * @default http
                  * @enum {string}
                  */
                 protocol?: "http";
             }[];
+            /** @description Secrets the sandbox receives, by name only: the kubelet reads the values, so they never appear in the Sandbox, its status or events */
             credentials?: {
+                /** @description Environment variables whose values come from Secrets */
                 env?: {
+                    /** @description Name of the environment variable the sandbox sees */
                     name: string;
+                    /** @description Secret in the sandbox namespace that holds the value */
                     secretName: string;
+                    /** @description Key of the value in that Secret */
                     key: string;
                 }[];
+                /** @description Secrets mounted as files, one file per key */
                 files?: {
+                    /** @description Secret in the sandbox namespace whose keys become files */
                     secretName: string;
-                    /** Format: starts_with */
+                    /**
+                     * Format: starts_with
+                     * @description Absolute folder the files appear in, read-only
+                     */
                     mountPath: string;
                 }[];
             };
+            /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
             harness?: {
+                /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
                 agent?: {
+                    /** @description Command (argv) run on every invoke, with the request body on its stdin; configure sets it */
                     entrypoint?: string[];
+                    /** @description Command (argv) run once at configure time */
                     installCommand?: string[];
                     /**
                      * Format: starts_with
+                     * @description Absolute working directory of the install command and the entrypoint
                      * @default /workspace
                      */
                     workingDir?: string;
+                    /** @description Environment of the install command and the entrypoint */
                     env?: {
+                        /** @description Name of the variable: letters, digits and underscores, not starting with a digit */
                         name: string;
-                        /** @default  */
+                        /**
+                         * @description Literal value of the variable; empty when unset
+                         * @default
+                         */
                         value?: string;
                     }[];
+                    /** @description Cap on parallel invokes of this sandbox; governance may lower it */
                     maxConcurrentInvokes?: number;
-                    /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
+                    /** @description Wall-clock cap of one invoke, such as 5m; 0 means none */
                     defaultInvokeTimeout?: string;
                 };
             };
@@ -413,6 +459,8 @@ export interface components {
             name?: string;
             snapshotClass?: string;
             namespace?: string;
+            /** @description Ignored: the service sets createdBy to the authenticated caller. */
+            createdBy?: string;
         };
         CloneResponse: {
             name: string;
@@ -485,7 +533,9 @@ export interface components {
                 path: string;
                 content: string;
             }[];
+            /** @description An argv: the program, then its arguments */
             entrypoint: string[];
+            /** @description An argv: the program, then its arguments */
             installCommand?: string[];
         };
         ConfigureResult: {
@@ -510,118 +560,193 @@ export interface components {
             } & {
                 [key: string]: unknown;
             };
+            /** @description What the user asks for: the template, mode, limits, environment and ports of the sandbox */
             spec: {
                 /**
+                 * @description code: an interactive sandbox; agent: runs a configured entrypoint on demand (configure, invoke). Immutable
                  * @default code
                  * @enum {string}
                  */
                 mode?: "code" | "agent";
+                /** @description The template the sandbox is made from. Immutable */
                 templateRef: {
+                    /** @description Name of the template */
                     name: string;
                     /**
+                     * @description ClusterSandboxTemplate (cluster-wide, the default) or SandboxTemplate (in the sandbox namespace)
                      * @default ClusterSandboxTemplate
                      * @enum {string}
                      */
                     kind?: "ClusterSandboxTemplate" | "SandboxTemplate";
                 };
+                /** @description Override of the template's image */
                 image?: {
+                    /** @description Image to run instead of the template's; governance may restrict registries */
                     repository?: string;
                 };
-                /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
+                /** @description Lifetime cap from the Pod's start, such as 8h; 0 means infinite. The template's when unset */
                 timeout?: string;
-                /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
+                /** @description The sandbox stops after this long without an API call, such as 30m. The template's when unset */
                 idleTimeout?: string;
+                /** @description The user who created the sandbox, set from the authenticated user by the API and the webhook. Immutable */
                 createdBy?: string;
+                /** @description VolumeSnapshot a clone was hydrated from. Immutable */
                 cloneFromSnapshot?: string;
-                /** @default false */
+                /**
+                 * @description true stops the sandbox (its Pod goes, its /workspace stays); false starts it again
+                 * @default false
+                 */
                 stopped?: boolean;
+                /** @description CPU and memory of the sandbox container and the size of its /workspace volume; each field set here wins over the template's */
                 resources?: {
+                    /** @description What the scheduler reserves for the sandbox container */
                     requests?: {
-                        /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
+                        /** @description CPU request, in cores: 500m, 1 or 2 */
                         cpu?: number | string;
-                        /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
+                        /** @description Memory request, in bytes: 512Mi or 2Gi */
                         memory?: number | string;
                     };
+                    /** @description What the sandbox container may use at most */
                     limits?: {
-                        /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
+                        /** @description CPU limit, in cores: 500m, 1 or 2 */
                         cpu?: number | string;
-                        /** @description Kubernetes quantity, such as 500m, 2Gi or 1 */
+                        /** @description Memory limit, in bytes: 512Mi or 2Gi */
                         memory?: number | string;
                     };
-                    /** @description Size of the /workspace volume */
+                    /** @description Size of the /workspace volume, such as 1Gi */
                     storage?: number | string;
                 };
+                /** @description Environment variables, added to the template's (these win on a name) */
                 env?: {
+                    /** @description Name of the variable: letters, digits and underscores, not starting with a digit */
                     name: string;
-                    /** @default  */
+                    /**
+                     * @description Literal value of the variable; empty when unset
+                     * @default
+                     */
                     value?: string;
                 }[];
+                /** @description Ports forwarded to a Service (and a preview URL when a preview domain is set) */
                 ports?: {
+                    /** @description Port the sandbox listens on */
                     port: number;
                     /**
+                     * @description Protocol of the port; http is the only one
                      * @default http
                      * @enum {string}
                      */
                     protocol?: "http";
                 }[];
+                /** @description Secrets the sandbox receives, by name only: the kubelet reads the values, so they never appear in the Sandbox, its status or events */
                 credentials?: {
+                    /** @description Environment variables whose values come from Secrets */
                     env?: {
+                        /** @description Name of the environment variable the sandbox sees */
                         name: string;
+                        /** @description Secret in the sandbox namespace that holds the value */
                         secretName: string;
+                        /** @description Key of the value in that Secret */
                         key: string;
                     }[];
+                    /** @description Secrets mounted as files, one file per key */
                     files?: {
+                        /** @description Secret in the sandbox namespace whose keys become files */
                         secretName: string;
-                        /** Format: starts_with */
+                        /**
+                         * Format: starts_with
+                         * @description Absolute folder the files appear in, read-only
+                         */
                         mountPath: string;
                     }[];
                 };
+                /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
                 harness?: {
+                    /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
                     agent?: {
+                        /** @description Command (argv) run on every invoke, with the request body on its stdin; configure sets it */
                         entrypoint?: string[];
+                        /** @description Command (argv) run once at configure time */
                         installCommand?: string[];
                         /**
                          * Format: starts_with
+                         * @description Absolute working directory of the install command and the entrypoint
                          * @default /workspace
                          */
                         workingDir?: string;
+                        /** @description Environment of the install command and the entrypoint */
                         env?: {
+                            /** @description Name of the variable: letters, digits and underscores, not starting with a digit */
                             name: string;
-                            /** @default  */
+                            /**
+                             * @description Literal value of the variable; empty when unset
+                             * @default
+                             */
                             value?: string;
                         }[];
+                        /** @description Cap on parallel invokes of this sandbox; governance may lower it */
                         maxConcurrentInvokes?: number;
-                        /** @description Go-style duration such as 90s or 1h30m; 0 means infinite */
+                        /** @description Wall-clock cap of one invoke, such as 5m; 0 means none */
                         defaultInvokeTimeout?: string;
                     };
                 };
             };
+            /** @description What the operator observed; written through the status subresource only */
             status: {
-                /** @enum {string} */
+                /**
+                 * @description Pending, Creating, Running, Stopped or Error
+                 * @enum {string}
+                 */
                 phase?: "Pending" | "Creating" | "Running" | "Stopped" | "Error";
+                /** @description What the sandbox is doing or why it failed, for people to read */
                 message?: string;
+                /** @description Name of the sandbox Pod */
                 podName?: string;
+                /** @description metadata.generation of the Sandbox the operator last acted on */
                 observedGeneration?: number;
+                /** @description Conditions of the sandbox, one per type (Ready tells whether sandboxd answers) */
                 conditions?: {
+                    /** @description Kind of the condition: Ready, TemplateResolved, VolumeReady or Stopped */
                     type: string;
-                    /** @enum {string} */
+                    /**
+                     * @description Whether the condition holds: True, False or Unknown
+                     * @enum {string}
+                     */
                     status: "True" | "False" | "Unknown";
+                    /** @description Why the condition has its status, in CamelCase, such as PodReady */
                     reason: string;
-                    /** @default  */
+                    /**
+                     * @description The reason for people to read
+                     * @default
+                     */
                     message?: string;
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When the status of the condition last changed (RFC 3339)
+                     */
                     lastTransitionTime: string;
+                    /** @description metadata.generation of the Sandbox the condition was set from */
                     observedGeneration?: number;
                 }[];
+                /** @description Name of the source sandbox, on a clone */
                 clonedFrom?: string;
+                /** @description One entry per forwarded port */
                 forwardedPorts?: components["schemas"]["ForwardedPort"][];
+                /** @description The template the sandbox resolved to, as <kind>/<name> */
                 resolvedTemplate?: string;
+                /** @description What the last configure of an agent sandbox left */
                 agentConfigure?: {
-                    /** Format: date-time */
+                    /**
+                     * Format: date-time
+                     * @description When the last configure finished (RFC 3339)
+                     */
                     lastConfiguredAt?: string;
+                    /** @description Digest of the install command and files of the last configure; the same again is a no-op */
                     installCommandHash?: string;
+                    /** @description Command (argv) that invoke runs, as configured */
                     entrypoint?: string[];
+                    /** @description Exit code of the install command of the last configure */
                     installExitCode?: number;
+                    /** @description Cap on parallel invokes in force, already lowered by governance */
                     maxConcurrentInvokes?: number;
                 };
             };
