@@ -5,7 +5,7 @@ SHELL := /bin/bash
 NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
-.PHONY: help deps system-deps kube generate check-generated typecheck lint format-check \
+.PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
 	test test-unit test-go test-python test-fuzz test-integration dev sandboxd-binary image-check helm kustomize \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke
 
@@ -47,9 +47,15 @@ kustomize: node_modules/.stamp helm
 
 check-generated: node_modules/.stamp
 	$(SVC) generate --check
+	$(NODE) clients/typescript/codegen/generate.ts --check
+
+# The TypeScript client's types, from api/openapi.json (run after `make generate`).
+client-types: node_modules/.stamp
+	$(NODE) clients/typescript/codegen/generate.ts
 
 typecheck: node_modules/.stamp
 	npx tsc --noEmit -p tsconfig.json
+	npx tsc --noEmit -p clients/typescript/tsconfig.browser.json
 
 lint: node_modules/.stamp
 	npx eslint --max-warnings=0 .

@@ -3,7 +3,17 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.dev/', '.cache/', 'dist/', 'clients/', 'config/'] },
+  {
+    ignores: [
+      'node_modules/',
+      '.dev/',
+      '.cache/',
+      'dist/',
+      'clients/python/',
+      'clients/typescript/generated/',
+      'config/',
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

@@ -8,7 +8,10 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
-          include: ['{core,kube,telemetry,operator,webhook,api,sandboxd,devnode,cmd}/**/*.test.ts'],
+          include: [
+            '{core,kube,telemetry,operator,webhook,api,sandboxd,devnode,cmd}/**/*.test.ts',
+            'clients/typescript/**/*.test.ts',
+          ],
           testTimeout: 60_000,
         },
       },

@@ -1,0 +1,2646 @@
+// Generated from api/openapi.json by clients/typescript/codegen/generate.ts; do not edit.
+// Regenerate with `make client-types` (a unit test fails when this file drifts).
+
+export interface paths {
+    "/sandboxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List sandboxes (non-admins see their own) */
+        get: operations["listSandboxes"];
+        put?: never;
+        /** Create a sandbox */
+        post: operations["createSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Get a sandbox */
+        get: operations["getSandbox"];
+        put?: never;
+        post?: never;
+        /** Delete a sandbox */
+        delete: operations["deleteSandbox"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Stop a sandbox (keeps its workspace) */
+        post: operations["stopSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Resume a stopped sandbox */
+        post: operations["resumeSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/clone": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Clone a sandbox from a VolumeSnapshot of its workspace */
+        post: operations["cloneSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/ports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Forward a container port */
+        post: operations["forwardPort"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/ports/{port}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Stop forwarding a port (idempotent) */
+        delete: operations["unforwardPort"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/preview/{port}/{path}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Reverse-proxy to a forwarded port (any method; WebSocket upgrades pass through) */
+        get: operations["previewPort"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/configure": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Write files, record the entrypoint and run the install once (agent mode); streams `log` then `result` */
+        post: operations["configureSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/invoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error` */
+        post: operations["invokeSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/invoke/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an invoke in flight (from any API replica) */
+        post: operations["cancelInvoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/audit/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Audit records (Sandbox Events), newest first; non-admins see their own sandboxes only */
+        get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/governance/policies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The cluster default and every namespace override (admin) */
+        get: operations["getPolicies"];
+        /** Set the cluster default policy (admin) */
+        put: operations["setClusterPolicy"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/governance/policies/{namespace}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /** Set a namespace override (admin) */
+        put: operations["setNamespacePolicy"];
+        post?: never;
+        /** Remove a namespace override (admin) */
+        delete: operations["deleteNamespacePolicy"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/governance/effective": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The policy in force in a namespace */
+        get: operations["getEffectivePolicy"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apikeys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List API keys, without the keys themselves (admin) */
+        get: operations["listApiKeys"];
+        put?: never;
+        /** Create an API key; the answer is the only time the key is shown (admin) */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/apikeys/{keyId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an API key (admin) */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** This document */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export type webhooks = Record<string, never>;
+export interface components {
+    schemas: {
+        /** @description A forwarded port of a sandbox and where to reach it */
+        ForwardedPort: {
+            /** @description Port the sandbox listens on */
+            port: number;
+            /** @description Protocol of the port: http */
+            protocol: string;
+            /** @description URL inside the cluster: http://pf-<sandbox>-<port>.<namespace>.svc.cluster.local:<port> */
+            internalUrl: string;
+            /** @description Public URL, https://sandbox-<sandbox>-<port>.<preview domain>/, when a preview domain is set */
+            previewUrl?: string;
+        };
+        CreateSandboxRequest: {
+            /**
+             * @description code: an interactive sandbox; agent: runs a configured entrypoint on demand (configure, invoke). Immutable
+             * @default code
+             * @enum {string}
+             */
+            mode?: "code" | "agent";
+            templateRef: {
+                name: string;
+                /**
+                 * @description ClusterSandboxTemplate (cluster-wide, the default) or SandboxTemplate (in the sandbox namespace)
+                 * @default ClusterSandboxTemplate
+                 * @enum {string}
+                 */
+                kind?: "ClusterSandboxTemplate" | "SandboxTemplate";
+            };
+            /** @description Override of the template's image */
+            image?: {
+                /** @description Image to run instead of the template's; governance may restrict registries */
+                repository?: string;
+            };
+            /** @description Lifetime cap from the Pod's start, such as 8h; 0 means infinite. The template's when unset */
+            timeout?: string;
+            /** @description The sandbox stops after this long without an API call, such as 30m. The template's when unset */
+            idleTimeout?: string;
+            /** @description Ignored: the service sets createdBy to the authenticated caller. */
+            createdBy?: string;
+            /**
+             * @description true stops the sandbox (its Pod goes, its /workspace stays); false starts it again
+             * @default false
+             */
+            stopped?: boolean;
+            /** @description CPU and memory of the sandbox container and the size of its /workspace volume; each field set here wins over the template's */
+            resources?: {
+                /** @description What the scheduler reserves for the sandbox container */
+                requests?: {
+                    /** @description CPU request, in cores: 500m, 1 or 2 */
+                    cpu?: number | string;
+                    /** @description Memory request, in bytes: 512Mi or 2Gi */
+                    memory?: number | string;
+                };
+                /** @description What the sandbox container may use at most */
+                limits?: {
+                    /** @description CPU limit, in cores: 500m, 1 or 2 */
+                    cpu?: number | string;
+                    /** @description Memory limit, in bytes: 512Mi or 2Gi */
+                    memory?: number | string;
+                };
+                /** @description Size of the /workspace volume, such as 1Gi */
+                storage?: number | string;
+            };
+            /** @description Environment variables, added to the template's (these win on a name) */
+            env?: {
+                /** @description Name of the variable: letters, digits and underscores, not starting with a digit */
+                name: string;
+                /**
+                 * @description Literal value of the variable; empty when unset
+                 * @default
+                 */
+                value?: string;
+            }[];
+            /** @description Ports forwarded to a Service (and a preview URL when a preview domain is set) */
+            ports?: {
+                /** @description Port the sandbox listens on */
+                port: number;
+                /**
+                 * @description Protocol of the port; http is the only one
+                 * @default http
+                 * @enum {string}
+                 */
+                protocol?: "http";
+            }[];
+            /** @description Secrets the sandbox receives, by name only: the kubelet reads the values, so they never appear in the Sandbox, its status or events */
+            credentials?: {
+                /** @description Environment variables whose values come from Secrets */
+                env?: {
+                    /** @description Name of the environment variable the sandbox sees */
+                    name: string;
+                    /** @description Secret in the sandbox namespace that holds the value */
+                    secretName: string;
+                    /** @description Key of the value in that Secret */
+                    key: string;
+                }[];
+                /** @description Secrets mounted as files, one file per key */
+                files?: {
+                    /** @description Secret in the sandbox namespace whose keys become files */
+                    secretName: string;
+                    /**
+                     * Format: starts_with
+                     * @description Absolute folder the files appear in, read-only
+                     */
+                    mountPath: string;
+                }[];
+            };
+            /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
+            harness?: {
+                /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
+                agent?: {
+                    /** @description Command (argv) run on every invoke, with the request body on its stdin; configure sets it */
+                    entrypoint?: string[];
+                    /** @description Command (argv) run once at configure time */
+                    installCommand?: string[];
+                    /**
+                     * Format: starts_with
+                     * @description Absolute working directory of the install command and the entrypoint
+                     * @default /workspace
+                     */
+                    workingDir?: string;
+                    /** @description Environment of the install command and the entrypoint */
+                    env?: {
+                        /** @description Name of the variable: letters, digits and underscores, not starting with a digit */
+                        name: string;
+                        /**
+                         * @description Literal value of the variable; empty when unset
+                         * @default
+                         */
+                        value?: string;
+                    }[];
+                    /** @description Cap on parallel invokes of this sandbox; governance may lower it */
+                    maxConcurrentInvokes?: number;
+                    /** @description Wall-clock cap of one invoke, such as 5m; 0 means none */
+                    defaultInvokeTimeout?: string;
+                };
+            };
+            name: string;
+            namespace?: string;
+        };
+        CloneRequest: {
+            name?: string;
+            snapshotClass?: string;
+            namespace?: string;
+            /** @description Ignored: the service sets createdBy to the authenticated caller. */
+            createdBy?: string;
+        };
+        CloneResponse: {
+            name: string;
+            namespace: string;
+            snapshot: string;
+            clonedFrom: string;
+            /** @constant */
+            phase: "Pending";
+            message: string;
+        };
+        PortRequest: {
+            port: number;
+            /**
+             * @default http
+             * @enum {string}
+             */
+            protocol?: "http";
+        };
+        Error: {
+            error: string;
+            message: string;
+        } & {
+            [key: string]: unknown;
+        };
+        CreateApiKeyRequest: {
+            user: string;
+            /** @default [] */
+            groups?: string[];
+            /** @default false */
+            admin?: boolean;
+        };
+        Policy: {
+            maxSandboxesPerUser?: number;
+            maxSandboxesTotal?: number;
+            maxCpu?: number | string;
+            maxMemory?: number | string;
+            maxStorage?: number | string;
+            maxTimeout?: string;
+            maxIdleTimeout?: string;
+            allowedTemplates?: string[];
+            approvedRegistries?: string[];
+            maxAgentSandboxes?: number;
+            allowedAgentImages?: string[];
+            maxConcurrentInvokesPerSandbox?: number;
+        };
+        StartEvent: {
+            invokeId: string;
+            startedAt: string;
+        };
+        LogEvent: {
+            /** @enum {string} */
+            stream: "stdout" | "stderr";
+            data: string;
+        };
+        ExitEvent: {
+            invokeId: string;
+            exitCode: number;
+            durationMs: number;
+            /** @enum {string} */
+            reason: "completed" | "canceled" | "timeout" | "error";
+        };
+        ErrorEvent: {
+            code: string;
+            message: string;
+        };
+        ConfigureRequest: {
+            /** @default [] */
+            files?: {
+                /** Format: starts_with */
+                path: string;
+                content: string;
+            }[];
+            /** @description An argv: the program, then its arguments */
+            entrypoint: string[];
+            /** @description An argv: the program, then its arguments */
+            installCommand?: string[];
+        };
+        ConfigureResult: {
+            installCommandHash: string;
+            installExitCode: number;
+            lastConfiguredAt: string;
+            entrypoint: string[];
+            maxConcurrentInvokes: number;
+            skipped: boolean;
+        };
+        CancelRequest: {
+            invokeId: string;
+        };
+        Sandbox: {
+            /** @constant */
+            apiVersion: "svc.io/v1alpha1";
+            /** @constant */
+            kind: "Sandbox";
+            metadata: {
+                name: string;
+                namespace: string;
+            } & {
+                [key: string]: unknown;
+            };
+            /** @description What the user asks for: the template, mode, limits, environment and ports of the sandbox */
+            spec: {
+                /**
+                 * @description code: an interactive sandbox; agent: runs a configured entrypoint on demand (configure, invoke). Immutable
+                 * @default code
+                 * @enum {string}
+                 */
+                mode?: "code" | "agent";
+                /** @description The template the sandbox is made from. Immutable */
+                templateRef: {
+                    /** @description Name of the template */
+                    name: string;
+                    /**
+                     * @description ClusterSandboxTemplate (cluster-wide, the default) or SandboxTemplate (in the sandbox namespace)
+                     * @default ClusterSandboxTemplate
+                     * @enum {string}
+                     */
+                    kind?: "ClusterSandboxTemplate" | "SandboxTemplate";
+                };
+                /** @description Override of the template's image */
+                image?: {
+                    /** @description Image to run instead of the template's; governance may restrict registries */
+                    repository?: string;
+                };
+                /** @description Lifetime cap from the Pod's start, such as 8h; 0 means infinite. The template's when unset */
+                timeout?: string;
+                /** @description The sandbox stops after this long without an API call, such as 30m. The template's when unset */
+                idleTimeout?: string;
+                /** @description The user who created the sandbox, set from the authenticated user by the API and the webhook. Immutable */
+                createdBy?: string;
+                /** @description VolumeSnapshot a clone was hydrated from. Immutable */
+                cloneFromSnapshot?: string;
+                /**
+                 * @description true stops the sandbox (its Pod goes, its /workspace stays); false starts it again
+                 * @default false
+                 */
+                stopped?: boolean;
+                /** @description CPU and memory of the sandbox container and the size of its /workspace volume; each field set here wins over the template's */
+                resources?: {
+                    /** @description What the scheduler reserves for the sandbox container */
+                    requests?: {
+                        /** @description CPU request, in cores: 500m, 1 or 2 */
+                        cpu?: number | string;
+                        /** @description Memory request, in bytes: 512Mi or 2Gi */
+                        memory?: number | string;
+                    };
+                    /** @description What the sandbox container may use at most */
+                    limits?: {
+                        /** @description CPU limit, in cores: 500m, 1 or 2 */
+                        cpu?: number | string;
+                        /** @description Memory limit, in bytes: 512Mi or 2Gi */
+                        memory?: number | string;
+                    };
+                    /** @description Size of the /workspace volume, such as 1Gi */
+                    storage?: number | string;
+                };
+                /** @description Environment variables, added to the template's (these win on a name) */
+                env?: {
+                    /** @description Name of the variable: letters, digits and underscores, not starting with a digit */
+                    name: string;
+                    /**
+                     * @description Literal value of the variable; empty when unset
+                     * @default
+                     */
+                    value?: string;
+                }[];
+                /** @description Ports forwarded to a Service (and a preview URL when a preview domain is set) */
+                ports?: {
+                    /** @description Port the sandbox listens on */
+                    port: number;
+                    /**
+                     * @description Protocol of the port; http is the only one
+                     * @default http
+                     * @enum {string}
+                     */
+                    protocol?: "http";
+                }[];
+                /** @description Secrets the sandbox receives, by name only: the kubelet reads the values, so they never appear in the Sandbox, its status or events */
+                credentials?: {
+                    /** @description Environment variables whose values come from Secrets */
+                    env?: {
+                        /** @description Name of the environment variable the sandbox sees */
+                        name: string;
+                        /** @description Secret in the sandbox namespace that holds the value */
+                        secretName: string;
+                        /** @description Key of the value in that Secret */
+                        key: string;
+                    }[];
+                    /** @description Secrets mounted as files, one file per key */
+                    files?: {
+                        /** @description Secret in the sandbox namespace whose keys become files */
+                        secretName: string;
+                        /**
+                         * Format: starts_with
+                         * @description Absolute folder the files appear in, read-only
+                         */
+                        mountPath: string;
+                    }[];
+                };
+                /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
+                harness?: {
+                    /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
+                    agent?: {
+                        /** @description Command (argv) run on every invoke, with the request body on its stdin; configure sets it */
+                        entrypoint?: string[];
+                        /** @description Command (argv) run once at configure time */
+                        installCommand?: string[];
+                        /**
+                         * Format: starts_with
+                         * @description Absolute working directory of the install command and the entrypoint
+                         * @default /workspace
+                         */
+                        workingDir?: string;
+                        /** @description Environment of the install command and the entrypoint */
+                        env?: {
+                            /** @description Name of the variable: letters, digits and underscores, not starting with a digit */
+                            name: string;
+                            /**
+                             * @description Literal value of the variable; empty when unset
+                             * @default
+                             */
+                            value?: string;
+                        }[];
+                        /** @description Cap on parallel invokes of this sandbox; governance may lower it */
+                        maxConcurrentInvokes?: number;
+                        /** @description Wall-clock cap of one invoke, such as 5m; 0 means none */
+                        defaultInvokeTimeout?: string;
+                    };
+                };
+            };
+            /** @description What the operator observed; written through the status subresource only */
+            status: {
+                /**
+                 * @description Pending, Creating, Running, Stopped or Error
+                 * @enum {string}
+                 */
+                phase?: "Pending" | "Creating" | "Running" | "Stopped" | "Error";
+                /** @description What the sandbox is doing or why it failed, for people to read */
+                message?: string;
+                /** @description Name of the sandbox Pod */
+                podName?: string;
+                /** @description metadata.generation of the Sandbox the operator last acted on */
+                observedGeneration?: number;
+                /** @description Conditions of the sandbox, one per type (Ready tells whether sandboxd answers) */
+                conditions?: {
+                    /** @description Kind of the condition: Ready, TemplateResolved, VolumeReady or Stopped */
+                    type: string;
+                    /**
+                     * @description Whether the condition holds: True, False or Unknown
+                     * @enum {string}
+                     */
+                    status: "True" | "False" | "Unknown";
+                    /** @description Why the condition has its status, in CamelCase, such as PodReady */
+                    reason: string;
+                    /**
+                     * @description The reason for people to read
+                     * @default
+                     */
+                    message?: string;
+                    /**
+                     * Format: date-time
+                     * @description When the status of the condition last changed (RFC 3339)
+                     */
+                    lastTransitionTime: string;
+                    /** @description metadata.generation of the Sandbox the condition was set from */
+                    observedGeneration?: number;
+                }[];
+                /** @description Name of the source sandbox, on a clone */
+                clonedFrom?: string;
+                /** @description One entry per forwarded port */
+                forwardedPorts?: components["schemas"]["ForwardedPort"][];
+                /** @description The template the sandbox resolved to, as <kind>/<name> */
+                resolvedTemplate?: string;
+                /** @description What the last configure of an agent sandbox left */
+                agentConfigure?: {
+                    /**
+                     * Format: date-time
+                     * @description When the last configure finished (RFC 3339)
+                     */
+                    lastConfiguredAt?: string;
+                    /** @description Digest of the install command and files of the last configure; the same again is a no-op */
+                    installCommandHash?: string;
+                    /** @description Command (argv) that invoke runs, as configured */
+                    entrypoint?: string[];
+                    /** @description Exit code of the install command of the last configure */
+                    installExitCode?: number;
+                    /** @description Cap on parallel invokes in force, already lowered by governance */
+                    maxConcurrentInvokes?: number;
+                };
+            };
+        };
+        SandboxList: {
+            items: components["schemas"]["Sandbox"][];
+            continue?: string;
+        };
+        Accepted: {
+            name: string;
+            namespace: string;
+            message: string;
+        };
+        AuditRecord: {
+            id: string;
+            time: string;
+            reason: string;
+            type: string;
+            sandbox: string;
+            namespace: string;
+            actor: string | null;
+            message: string;
+            count: number;
+            involvedObject: {
+                [key: string]: unknown;
+            };
+        };
+        AuditList: {
+            items: components["schemas"]["AuditRecord"][];
+            continue?: string;
+        };
+        PolicyViolation: {
+            /** @constant */
+            error: "policy_violation";
+            violations: {
+                code: string;
+                message: string;
+            }[];
+        };
+        StoredPolicies: {
+            cluster?: components["schemas"]["Policy"];
+            namespaces: {
+                [key: string]: components["schemas"]["Policy"];
+            };
+        };
+        EffectivePolicy: {
+            namespace: string;
+            policy: components["schemas"]["Policy"];
+        };
+        ConcurrencyExceeded: {
+            /** @constant */
+            error: "concurrency_exceeded";
+            limit: number;
+            inflight: number;
+            message: string;
+        };
+        CancelAccepted: {
+            invokeId: string;
+            /** @constant */
+            status: "canceling";
+        };
+        ApiKey: {
+            id: string;
+            user: string;
+            /** @default [] */
+            groups?: string[];
+            /** @default false */
+            admin?: boolean;
+            createdAt: string;
+        };
+        ApiKeyList: {
+            items: components["schemas"]["ApiKey"][];
+        };
+        CreatedApiKey: {
+            id: string;
+            user: string;
+            /** @default [] */
+            groups?: string[];
+            /** @default false */
+            admin?: boolean;
+            createdAt: string;
+            /** @description The key itself: shown once, never again */
+            key: string;
+        };
+        OpenApiDocument: {
+            [key: string]: unknown;
+        };
+    };
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    listSandboxes: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                mode?: "code" | "agent";
+                phase?: "Pending" | "Creating" | "Running" | "Stopped" | "Error";
+                limit?: number;
+                continue?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxList"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateSandboxRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyViolation"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Accepted"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    stopSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resumeSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Sandbox"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cloneSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CloneRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CloneResponse"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyViolation"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A stored policy is malformed, or a fault of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    forwardPort: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["PortRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForwardedPort"];
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ForwardedPort"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operator did not publish the change in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    unforwardPort: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                port: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The operator did not publish the change in time */
+            504: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewPort: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                port: number;
+                path: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The app's own response, passed through */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    configureSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ConfigureRequest"];
+            };
+        };
+        responses: {
+            /** @description Server-Sent Events; the data of each event is the JSON of the schema named after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyViolation"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many in flight */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConcurrencyExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    invokeSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/octet-stream": string;
+            };
+        };
+        responses: {
+            /** @description Server-Sent Events; the data of each event is the JSON of the schema named after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PolicyViolation"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox is not configured yet */
+            424: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many in flight */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ConcurrencyExceeded"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelInvoke: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CancelRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CancelAccepted"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAuditEvents: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                sandbox?: string;
+                reason?: string;
+                since?: string;
+                limit?: number;
+                continue?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditList"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPolicies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["StoredPolicies"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A stored policy is malformed, or a fault of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setClusterPolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Policy"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    setNamespacePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespace: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["Policy"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Policy"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    deleteNamespacePolicy: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                namespace: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getEffectivePolicy: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EffectivePolicy"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A stored policy is malformed, or a fault of the service */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyList"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["CreateApiKeyRequest"];
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApiKey"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                keyId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

@@ -1,0 +1,27 @@
+// Generated from api/openapi.json by clients/typescript/codegen/generate.ts; do not edit.
+// Regenerate with `make client-types` (a unit test fails when this file drifts).
+
+import type { components } from './openapi.ts';
+
+type Schemas = components['schemas'];
+
+/** Per streaming operation: each SSE event name and the type of its (JSON) data. */
+export interface SseEvents {
+  configureSandbox: {
+    log: Schemas['LogEvent'];
+    result: Schemas['ConfigureResult'];
+    error: Schemas['ErrorEvent'];
+  };
+  invokeSandbox: {
+    start: Schemas['StartEvent'];
+    log: Schemas['LogEvent'];
+    exit: Schemas['ExitEvent'];
+    error: Schemas['ErrorEvent'];
+  };
+}
+
+/** The same event names at run time (a stream skips names it does not know). */
+export const sseEventNames = {
+  configureSandbox: ['log', 'result', 'error'],
+  invokeSandbox: ['start', 'log', 'exit', 'error'],
+} as const;

@@ -1,0 +1,70 @@
+// A streaming answer (configure, invoke) as an async iterator of typed events. It reads the
+// body with getReader(), which every browser and Node 20+ has (async iteration of a
+// ReadableStream is not in every browser yet).
+import { SseParser } from '../../core/sse/parser.ts';
+
+/** One event of a stream whose event map is `M`: its name and its parsed, typed data. */
+export type StreamEvent<M> = { [K in keyof M & string]: { event: K; data: M[K] } }[keyof M & string];
+
+export class EventStream<M> implements AsyncIterable<StreamEvent<M>> {
+  readonly #body: ReadableStream<Uint8Array>;
+  readonly #names: readonly string[];
+  #iterated = false;
+
+  /** `names`: the events this stream's operation documents; others (newer servers') are skipped. */
+  constructor(body: ReadableStream<Uint8Array>, names: readonly (keyof M & string)[]) {
+    this.#body = body;
+    this.#names = names;
+  }
+
+  async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent<M>, void, undefined> {
+    if (this.#iterated) throw new Error('an event stream can be iterated once');
+    this.#iterated = true;
+    const reader = this.#body.getReader();
+    const parser = new SseParser();
+    const decoder = new TextDecoder();
+    let done = false;
+    // A chunk ending in CR is held back until the next one: its LF may follow, and the
+    // parser would read a CR and then an LF seen apart as two line ends.
+    let held = '';
+    try {
+      while (!done) {
+        const chunk = await reader.read();
+        done = chunk.done;
+        let text = held + (chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
+        held = '';
+        if (!done && text.endsWith('\r')) {
+          held = '\r';
+          text = text.slice(0, -1);
+        }
+        for (const m of parser.push(text)) {
+          if (!this.#names.includes(m.event)) continue;
+          let data: unknown;
+          try {
+            data = JSON.parse(m.data);
+          } catch {
+            throw new Error(`the data of a ${m.event} event is not JSON: ${m.data.slice(0, 200)}`);
+          }
+          yield { event: m.event, data } as StreamEvent<M>;
+        }
+      }
+    } finally {
+      // Leaving the loop early (break, throw) closes the connection; for an invoke the
+      // server then ends the run, as a disconnected client does.
+      if (!done) await reader.cancel().catch(() => undefined);
+      reader.releaseLock();
+    }
+  }
+
+  /** Closes the stream without reading it (before or instead of iterating). */
+  async cancel(): Promise<void> {
+    if (!this.#iterated) await this.#body.cancel();
+  }
+
+  /** Every event, in order, once the stream ends. */
+  async toArray(): Promise<StreamEvent<M>[]> {
+    const out: StreamEvent<M>[] = [];
+    for await (const e of this) out.push(e);
+    return out;
+  }
+}
