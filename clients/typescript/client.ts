@@ -367,6 +367,30 @@ export class SvcClient {
     ok(await this.raw.DELETE('/apikeys/{keyId}', { params: { path: { keyId } }, signal: opts.signal }));
   }
 
+  // Secrets: the caller's own, for `spec.credentials`; values are write-only.
+
+  async createSecret(
+    body: JsonBody<'createSecret'>,
+    opts: CallOptions = {},
+  ): Promise<Success<'createSecret'>> {
+    return ok(
+      await this.raw.POST('/secrets', { params: { query: this.#query(opts) }, body, signal: opts.signal }),
+    );
+  }
+
+  async listSecrets(opts: CallOptions = {}): Promise<Success<'listSecrets'>> {
+    return ok(await this.raw.GET('/secrets', { params: { query: this.#query(opts) }, signal: opts.signal }));
+  }
+
+  async deleteSecret(secretName: string, opts: CallOptions = {}): Promise<void> {
+    ok(
+      await this.raw.DELETE('/secrets/{secretName}', {
+        params: { path: { secretName }, query: this.#query(opts) },
+        signal: opts.signal,
+      }),
+    );
+  }
+
   async getOpenApiDocument(opts: Pick<CallOptions, 'signal'> = {}): Promise<Success<'getOpenApiDocument'>> {
     return ok(await this.raw.GET('/openapi.json', { signal: opts.signal }));
   }

@@ -299,6 +299,24 @@ describe('the TypeScript client on the whole stack', () => {
     await alice.deleteSandbox(name);
   }, 120_000);
 
+  test("secrets: create shows names and keys, never values; list is the caller's own; delete, then 404", async () => {
+    const name = `token-${randomBytes(3).toString('hex')}`;
+    const value = randomBytes(12).toString('hex');
+    const created = await alice.createSecret({ name, data: { OPENAI_API_KEY: value } });
+    expect(created).toMatchObject({ name, namespace: ns.name, owner: 'alice', keys: ['OPENAI_API_KEY'] });
+    expect(JSON.stringify(created)).not.toContain(value);
+    const listed = await alice.listSecrets();
+    expect(listed.items.filter((s) => s.name === name)).toEqual([
+      expect.objectContaining({ keys: ['OPENAI_API_KEY'] }),
+    ]);
+    expect(JSON.stringify(listed)).not.toContain(value);
+    const bob = new SvcClient({ baseUrl: base, apiKey: api.keys.bob, namespace: ns.name });
+    expect((await bob.listSecrets()).items.map((s) => s.name)).not.toContain(name);
+    await expect(bob.deleteSecret(name)).rejects.toBeInstanceOf(NotFoundError);
+    await alice.deleteSecret(name);
+    await expect(alice.deleteSecret(name)).rejects.toBeInstanceOf(NotFoundError);
+  }, 60_000);
+
   test('clone: the copy runs with the source files; ports forward and unforward', async () => {
     const name = await agentSandbox('origin');
     const marker = randomBytes(16).toString('hex');
