@@ -65,7 +65,7 @@ describe('readConfigureBody', () => {
         [],
         [1],
         Array.from({ length: Math.min(bytes.length, 2000) }, (_, i) => i),
-        [...Array(40)].map(() => Math.floor(Math.random() * bytes.length)),
+        Array.from({ length: 40 }, () => Math.floor(Math.random() * bytes.length)),
       ];
       for (const cuts of cutSets) {
         const { spooled, contents } = await read(bytes, cuts);
