@@ -53,6 +53,8 @@ export async function serveApi(
         serverOptions: {
           headersTimeout: timeouts.headersTimeoutMs,
           requestTimeout: timeouts.requestTimeoutMs,
+          // How often Node looks for expired requests: a fraction of the header timeout.
+          connectionsCheckingInterval: Math.min(5_000, Math.max(100, timeouts.headersTimeoutMs / 4)),
         },
       },
       () => resolve(s),
