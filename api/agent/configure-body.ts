@@ -61,6 +61,15 @@ export async function readConfigureBody(
           if (size > MAX_CONFIGURE_BODY_BYTES) throw tooLarge();
           await parser.push(decoder.decode(value, { stream: true }));
         }
+      } catch (err) {
+        // Refused part way: read the rest (up to the bound) and drop it, so the answer goes
+        // out on a connection with nothing unread in it and reaches the caller.
+        while (size <= MAX_CONFIGURE_BODY_BYTES) {
+          const { done, value } = await reader.read().catch(() => ({ done: true, value: undefined }));
+          if (done || !value) break;
+          size += value.length;
+        }
+        throw err;
       } finally {
         reader.releaseLock();
       }
