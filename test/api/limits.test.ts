@@ -113,7 +113,10 @@ function post(
 ): Promise<{ status: number; body: string } | { error: string }> {
   return new Promise((resolve) => {
     const url = new URL(`${served.url}/api/v1${path}?namespace=${ns.name}`);
+    // A connection of its own: a kept-alive one from an earlier test may be closed by the
+    // server's keep-alive timeout just as it is reused, which is not what is tested here.
     const req = request(url, {
+      agent: false,
       method: 'POST',
       headers: {
         'x-api-key': opts.key ?? api.keys.alice,
