@@ -1,10 +1,11 @@
-import { Hono } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import { agentRoutes } from './agent/index.ts';
 import { auditRoutes } from './audit/index.ts';
 import { authenticate } from './auth/index.ts';
 import { kubeHttpError } from './cluster/index.ts';
 import type { ApiDeps } from './deps.ts';
-import { errorHandler, notFound } from './errors/index.ts';
+import { HttpError, errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
 import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
@@ -49,6 +50,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.use('/governance/effective', namespaceQuery());
   v1.use('/governance/policies/:namespace', pathParams('namespace'));
   v1.use('/apikeys/:keyId', pathParams('keyId'));
+  v1.use(jsonBodyLimit());
   const document = openApiDocument();
   v1.get('/openapi.json', (c) => c.json(document));
   v1.route('/sandboxes', sandboxRoutes(deps));
@@ -62,4 +64,28 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/governance', governanceRoutes(deps));
   app.route('/api/v1', v1);
   return app;
+}
+
+/** The largest JSON body of any endpoint but configure, invoke and previews. */
+export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/** Configure and invoke have their own documented limits; a preview streams to the app. */
+const OWN_LIMITS = /\/sandboxes\/[^/]+\/(configure$|invoke$|preview(\/|$))/;
+
+/**
+ * 413 above `MAX_JSON_BODY_BYTES`, decided from Content-Length before a byte is read, or
+ * while a chunked body is read: never after buffering it.
+ */
+function jsonBodyLimit(): MiddlewareHandler {
+  const limit = bodyLimit({
+    maxSize: MAX_JSON_BODY_BYTES,
+    onError: () => {
+      throw new HttpError(
+        413,
+        'payload_too_large',
+        `the request body is larger than ${MAX_JSON_BODY_BYTES} bytes`,
+      );
+    },
+  });
+  return (c, next) => (OWN_LIMITS.test(c.req.path) ? next() : limit(c, next));
 }

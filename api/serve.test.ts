@@ -1,4 +1,6 @@
+import { connect } from 'node:net';
 import { Hono } from 'hono';
+import { streamSSE } from 'hono/streaming';
 import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
 import type { ApiDeps } from './deps.ts';
@@ -43,4 +45,68 @@ describe('serveApi close', () => {
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(await inFlight).toBeInstanceOf(Error);
   });
+});
+
+describe('serveApi timeouts', () => {
+  const timeouts = { headersTimeoutMs: 1_000, requestTimeoutMs: 2_000 };
+
+  /** Opens a raw connection, writes `text`, and resolves with all it receives until closed. */
+  function raw(url: string, text: string): Promise<{ received: string; ms: number }> {
+    const { port } = new URL(url);
+    const started = Date.now();
+    return new Promise((resolve) => {
+      const socket = connect(Number(port), '127.0.0.1', () => socket.write(text));
+      let received = '';
+      socket.on('data', (d: Buffer) => (received += d.toString()));
+      socket.on('error', () => undefined);
+      socket.on('close', () => resolve({ received, ms: Date.now() - started }));
+    });
+  }
+
+  test('headers that never finish: 408 and the connection closed', async () => {
+    const served = await serveApi(slowApp(0), deps, { host: '127.0.0.1', port: 0 }, timeouts);
+    try {
+      const { received, ms } = await raw(served.url, 'GET /slow HTTP/1.1\r\nhost: x\r\n');
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+      expect(ms).toBeLessThan(10_000);
+    } finally {
+      await served.close();
+    }
+  }, 60_000);
+
+  test('a body that never finishes: 408 and the connection closed', async () => {
+    const app = new Hono();
+    app.post('/upload', async (c) => c.text(String((await c.req.text()).length)));
+    const served = await serveApi(app, deps, { host: '127.0.0.1', port: 0 }, timeouts);
+    try {
+      const { received } = await raw(
+        served.url,
+        'POST /upload HTTP/1.1\r\nhost: x\r\ncontent-length: 100\r\n\r\nonly part',
+      );
+      expect(received).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await served.close();
+    }
+  }, 60_000);
+
+  test('a response streamed longer than the request timeout is not cut', async () => {
+    const app = new Hono();
+    app.get('/stream', (c) =>
+      streamSSE(c, async (out) => {
+        for (let i = 0; i < 5; i++) {
+          await out.writeSSE({ data: String(i) });
+          await new Promise((r) => setTimeout(r, 1_000));
+        }
+      }),
+    );
+    const served = await serveApi(app, deps, { host: '127.0.0.1', port: 0 }, timeouts);
+    try {
+      const started = Date.now();
+      const text = await (await fetch(`${served.url}/stream`)).text();
+      expect(Date.now() - started).toBeGreaterThan(timeouts.requestTimeoutMs + 1_000);
+      expect(text.match(/^data: \d$/gm)).toEqual(['data: 0', 'data: 1', 'data: 2', 'data: 3', 'data: 4']);
+    } finally {
+      await served.close();
+    }
+  }, 60_000);
 });

@@ -2,8 +2,28 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
+import { CONFIGURE_LIMITS } from '../core/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { previewUpgrade } from './preview/index.ts';
+
+/**
+ * Against slow clients. Headers must arrive within `headersTimeoutMs`; a whole request
+ * (headers and body) within `requestTimeoutMs`, long enough for the largest configure
+ * (about 257 MiB of JSON) at 300 KB/s. Responses are not bounded: an SSE stream lasts as
+ * long as its invoke, since its request was complete when it began.
+ */
+export interface ServeTimeouts {
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+}
+export const DEFAULT_TIMEOUTS: ServeTimeouts = { headersTimeoutMs: 30_000, requestTimeoutMs: 15 * 60_000 };
+
+/**
+ * What a refused request may still send, which we read and discard so the refusal reaches
+ * the caller: at least the largest body any endpoint accepts (a configure's JSON, its
+ * files escaped). Past it the answer goes out with `Connection: close`.
+ */
+export const MAX_DRAIN_BYTES = 2 * CONFIGURE_LIMITS.maxRequestBytes + 2 * 1024 * 1024;
 
 export interface ServedApi {
   /** `http://host:port` the server listens on. */
@@ -21,9 +41,24 @@ export async function serveApi(
   app: Hono,
   deps: ApiDeps,
   listen: { host: string; port: number },
+  timeouts: ServeTimeouts = DEFAULT_TIMEOUTS,
 ): Promise<ServedApi> {
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, hostname: listen.host, port: listen.port }, () => resolve(s));
+    const s = serve(
+      {
+        // HTTP/1.1 only: the incoming request is always an IncomingMessage.
+        fetch: (req, env) => answerAfterBody(app, req, env as { incoming: IncomingMessage }),
+        hostname: listen.host,
+        port: listen.port,
+        serverOptions: {
+          headersTimeout: timeouts.headersTimeoutMs,
+          requestTimeout: timeouts.requestTimeoutMs,
+          // How often Node looks for expired requests: a fraction of the header timeout.
+          connectionsCheckingInterval: Math.min(5_000, Math.max(100, timeouts.headersTimeoutMs / 4)),
+        },
+      },
+      () => resolve(s),
+    );
   });
   server.on('upgrade', previewUpgrade(deps));
   // Requests in flight, so a shutdown can wait for them (streams included) and no longer.
@@ -56,4 +91,50 @@ export async function serveApi(
       await closed;
     },
   };
+}
+
+/**
+ * Runs the app; when it refuses a request (4xx/5xx) before the body has all arrived, reads
+ * the rest and discards it before answering. Closing a connection with unread bytes in it
+ * makes the kernel reset it, and a client still sending then sees ECONNRESET instead of
+ * the refusal (more often under load, when it is further behind). Past `MAX_DRAIN_BYTES`
+ * the answer carries `Connection: close` instead.
+ */
+async function answerAfterBody(
+  app: Hono,
+  req: Request,
+  env: { incoming: IncomingMessage },
+): Promise<Response> {
+  const res = await app.fetch(req, env);
+  const { incoming } = env;
+  if (res.status < 400 || incoming.readableEnded || incoming.destroyed) return res;
+  if (await discardBody(incoming, MAX_DRAIN_BYTES)) return res;
+  const headers = new Headers(res.headers);
+  headers.set('connection', 'close');
+  return new Response(res.body, { status: res.status, statusText: res.statusText, headers });
+}
+
+/** Reads the rest of a request body and drops it; false when it is larger than `max`. */
+function discardBody(incoming: IncomingMessage, max: number): Promise<boolean> {
+  const declared = Number(incoming.headers['content-length'] ?? NaN);
+  if (declared > max) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let read = 0;
+    const done = (ok: boolean) => {
+      incoming.off('data', onData).off('end', onEnd).off('close', onClose).off('error', onClose);
+      if (!ok) incoming.pause();
+      resolve(ok);
+    };
+    const onData = (chunk: Buffer) => {
+      read += chunk.length;
+      if (read > max) done(false);
+    };
+    const onEnd = () => done(true);
+    const onClose = () => done(incoming.readableEnded);
+    // A handler that stopped reading part way left the body's web-stream adapter attached;
+    // it would queue every chunk we let through. The request is answered: nobody reads on.
+    incoming.removeAllListeners('data');
+    incoming.on('data', onData).once('end', onEnd).once('close', onClose).once('error', onClose);
+    incoming.resume();
+  });
 }

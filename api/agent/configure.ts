@@ -2,10 +2,6 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import {
   Annotations,
-  CONFIGURE_LIMITS,
-  ConfigureRequest,
-  checkConfigureLimits,
-  filesDigest,
   installCommandHash,
   installRunId,
   type ConfigureResult,
@@ -14,9 +10,9 @@ import {
 import { endSpan } from '../../telemetry/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { badRequest, validationError } from '../errors/index.ts';
+import { badRequest } from '../errors/index.ts';
+import { readConfigureBody, type SpooledConfigure } from './configure-body.ts';
 import {
-  readBounded,
   refusalOutcome,
   requireAgentMode,
   requireAllowed,
@@ -28,8 +24,6 @@ import {
   refused,
 } from './checks.ts';
 
-/** JSON escaping can double a file's size; past this the body cannot be within the limits. */
-const MAX_CONFIGURE_BODY_BYTES = 2 * CONFIGURE_LIMITS.maxRequestBytes + 1024 * 1024;
 const KEEPALIVE_MS = 15_000;
 
 /**
@@ -42,7 +36,7 @@ const KEEPALIVE_MS = 15_000;
 export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
   const { started, caller, span, sandbox, template } = await beginAgentCall(c, deps, 'svc.configure');
   const { namespace = '', name = '' } = sandbox.metadata;
-  let request: ConfigureRequest;
+  let request: SpooledConfigure;
   let sandboxd: SandboxdClient;
   let cap: () => number;
   try {
@@ -54,16 +48,20 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
     const runs = found.answer;
     const installing = runs.filter((r) => r.kind === 'install').length;
     if (installing > 0) throw throttled(1, installing);
-    request = parseRequest(await readBounded(c, MAX_CONFIGURE_BODY_BYTES));
-    const limits = checkConfigureLimits(
-      request.files.map((f) => ({ path: f.path, size: Buffer.byteLength(f.content) })),
-    );
-    await requireAllowed(deps, sandbox, limits);
+    // Governance first: a refused sandbox is refused before its body is read.
+    await requireAllowed(deps, sandbox);
+    // The size limits are checked as the body streams in (403 the moment one is passed);
+    // the files go to sandboxd from a spool on disk, so memory holds about one chunk.
+    request = await readConfigureBody(c.req.raw.body, Number(c.req.header('content-length') ?? NaN));
     // The cap under the policy in force: the result waits for the operator to record it.
     cap = await deps.governance.invokeCap(sandbox);
-    const written = await sandboxd.writeFiles(
-      request.files.map((f) => ({ path: f.path, content: Buffer.from(f.content) })),
-    );
+    const spooled = request;
+    const written = await sandboxd
+      .writeFileStream(
+        request.files.map((f) => ({ path: f.path, size: f.size })),
+        request.contents(),
+      )
+      .finally(() => spooled.close());
     if (written.status === 400)
       throw badRequest(`files: ${(written.body as { message?: string }).message ?? ''}`);
     if (written.status !== 200)
@@ -76,7 +74,7 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
     throw err; // audited by the route (auditingRefusals)
   }
 
-  const digest = filesDigest(request.files);
+  const digest = request.digest;
   const hash = installCommandHash(request.installCommand, digest);
   const skipped = sandbox.status?.agentConfigure?.installCommandHash === hash;
   try {
@@ -160,18 +158,6 @@ export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
         endSpan(span, { duration_ms: elapsed(), outcome: 'error' }, 'stream ended early');
     }
   });
-}
-
-function parseRequest(raw: Buffer): ConfigureRequest {
-  let json: unknown;
-  try {
-    json = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw badRequest('request body is not valid JSON');
-  }
-  const parsed = ConfigureRequest.safeParse(json);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
 }
 
 /**

@@ -1,8 +1,15 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { PortRequest, type ForwardedPort, type PortSpec, type Sandbox } from '../../core/index.ts';
+import {
+  PortRequest,
+  SandboxPod,
+  type ForwardedPort,
+  type PortSpec,
+  type Sandbox,
+} from '../../core/index.ts';
 import { HttpError, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
+import { sandboxdPort } from '../preview/index.ts';
 import { ownedSandbox, readJson } from '../sandboxes/index.ts';
 
 const PortParam = z.coerce.number().int().min(1).max(65535);
@@ -19,6 +26,7 @@ export function portRoutes(deps: ApiDeps): Hono {
     const parsed = PortRequest.safeParse(await readJson(c.req.raw));
     if (!parsed.success) throw validationError(parsed.error);
     const { port, protocol } = parsed.data;
+    if (port === SandboxPod.port) throw sandboxdPort();
     const existed = (sandbox.spec.ports ?? []).some((p) => p.port === port && p.protocol === protocol);
     await editPorts(deps, sandbox, (ports) => [...ports.filter((p) => p.port !== port), { port, protocol }]);
     const published = await waitForStatus(deps, sandbox, (entries) =>

@@ -1,5 +1,5 @@
-/** Hop-by-hop headers (RFC 9110 §7.6.1) and the caller's credentials never reach the sandbox. */
-const DROPPED = new Set([
+/** Hop-by-hop headers (RFC 9110 §7.6.1): they describe one connection, never forwarded. */
+const HOP_BY_HOP = [
   'connection',
   'keep-alive',
   'proxy-authenticate',
@@ -8,31 +8,63 @@ const DROPPED = new Set([
   'trailer',
   'transfer-encoding',
   'upgrade',
+];
+
+/**
+ * Request headers the app in the sandbox never sees: the caller's credentials for this API
+ * (its key, bearer token and cookies: the app must not be able to act as the caller), and
+ * the forwarding headers, which only we set (a caller could otherwise claim any address).
+ */
+export const NOT_FORWARDED = new Set([
+  ...HOP_BY_HOP,
   'host',
+  'content-length',
   'authorization',
   'x-api-key',
-  'content-length',
+  'cookie',
+  'forwarded',
+  'x-forwarded-for',
+  'x-forwarded-host',
+  'x-forwarded-proto',
+  'x-forwarded-prefix',
+  'x-real-ip',
 ]);
+
+/**
+ * Every proxied response is a sandboxed document: scripts and forms run, but in an opaque
+ * origin (no `allow-same-origin`), so an app's page cannot read this origin's storage or
+ * cookies nor call the API with them. Added beside any policy of the app's own: browsers
+ * enforce every policy sent, so the app can tighten it but never loosen it.
+ */
+export const PREVIEW_CSP = 'sandbox allow-scripts allow-forms allow-popups allow-modals allow-downloads';
 
 export function forwardHeaders(
   incoming: Headers,
-  opts: { host: string; proto: string; prefix: string },
+  opts: { host: string; proto: string; prefix: string; clientAddress?: string },
 ): Headers {
   const out = new Headers();
   incoming.forEach((value, name) => {
-    if (!DROPPED.has(name.toLowerCase())) out.set(name, value);
+    if (!NOT_FORWARDED.has(name.toLowerCase())) out.set(name, value);
   });
+  if (opts.clientAddress) out.set('x-forwarded-for', opts.clientAddress);
   out.set('x-forwarded-host', opts.host);
   out.set('x-forwarded-proto', opts.proto);
   out.set('x-forwarded-prefix', opts.prefix);
   return out;
 }
 
+/**
+ * The app's response headers, less hop-by-hop ones and `Set-Cookie`: a cookie the app sets
+ * would land on this API's origin, beside the caller's own session. Apps that need
+ * cookies are served on the preview domain (`previewUrl`), their own origin.
+ */
 export function responseHeaders(incoming: Headers): Headers {
   const out = new Headers();
   incoming.forEach((value, name) => {
     const lower = name.toLowerCase();
-    if (!DROPPED.has(lower) || lower === 'content-length') out.append(name, value);
+    if (HOP_BY_HOP.includes(lower) || lower === 'set-cookie') return;
+    out.append(name, value);
   });
+  out.append('content-security-policy', PREVIEW_CSP);
   return out;
 }

@@ -1,3 +1,3 @@
-export { previewRoutes, previewTarget } from './routes.ts';
+export { previewRoutes, previewTarget, sandboxdPort } from './routes.ts';
 export { PreviewTargets, parseHostAddress } from './target.ts';
 export { previewUpgrade } from './upgrade.ts';

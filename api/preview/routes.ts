@@ -1,5 +1,7 @@
 import { Hono, type Context } from 'hono';
+import { routePath } from 'hono/route';
 import { z } from 'zod';
+import { SandboxPod } from '../../core/index.ts';
 import { HttpError, notFound, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { ownedSandbox } from '../sandboxes/index.ts';
@@ -16,17 +18,18 @@ export function previewRoutes(deps: ApiDeps): Hono {
   const handler = async (c: Context) => {
     const target = await previewTarget(c, deps);
     const url = new URL(c.req.url);
-    const prefix = `/api/v1/sandboxes/${c.req.param('id')}/preview/${c.req.param('port')}`;
-    const rest = url.pathname.slice(url.pathname.indexOf(prefix) + prefix.length) || '/';
+    const { prefix, rest } = splitPreviewPath(url.pathname, routePath(c));
     const query = new URLSearchParams(url.search);
     query.delete('namespace');
     const qs = query.toString();
+    const incoming = (c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined)?.incoming;
     const init: RequestInit & { duplex?: 'half' } = {
       method: c.req.method,
       headers: forwardHeaders(c.req.raw.headers, {
         host: url.host,
         proto: url.protocol.replace(':', ''),
         prefix,
+        clientAddress: incoming?.socket?.remoteAddress,
       }),
       redirect: 'manual',
       signal: c.req.raw.signal,
@@ -36,7 +39,9 @@ export function previewRoutes(deps: ApiDeps): Hono {
       init.duplex = 'half';
     }
     const upstream = await fetch(`${target}${rest}${qs ? `?${qs}` : ''}`, init).catch((err: unknown) => {
-      throw new HttpError(502, 'bad_gateway', `the sandbox's port did not answer: ${(err as Error).message}`);
+      // The cause names the sandbox's internal address: the log keeps it, the caller does not.
+      deps.logger.warn({ err, sandbox: c.req.param('id') }, 'preview upstream failed');
+      throw new HttpError(502, 'bad_gateway', `port ${c.req.param('port')} of the sandbox did not answer`);
     });
     return new Response(upstream.body, {
       status: upstream.status,
@@ -48,11 +53,24 @@ export function previewRoutes(deps: ApiDeps): Hono {
   return app;
 }
 
+/**
+ * The matched preview prefix and the path forwarded to the app, cut at segment boundaries:
+ * the route's own segments up to `:port` (their decoded values came from the route
+ * parameters), then the rest exactly as the caller encoded it. Cutting by character
+ * count breaks when the raw and decoded ids differ in length (`%61gb` vs `agb`).
+ */
+export function splitPreviewPath(rawPath: string, routePath: string): { prefix: string; rest: string } {
+  const depth = routePath.split('/').indexOf(':port') + 1;
+  const segments = rawPath.split('/');
+  return { prefix: segments.slice(0, depth).join('/'), rest: `/${segments.slice(depth).join('/')}` };
+}
+
 /** Owner-or-admin, `Running` (409 otherwise), port forwarded (404 otherwise): the base URL. */
 export async function previewTarget(c: Context, deps: ApiDeps): Promise<string> {
   const sandbox = await ownedSandbox(c, deps);
   const port = PortParam.safeParse(c.req.param('port'));
   if (!port.success) throw validationError(port.error, 'port');
+  if (port.data === SandboxPod.port) throw sandboxdPort();
   const name = sandbox.metadata.name ?? '';
   if (sandbox.status?.phase !== 'Running') {
     throw new HttpError(
@@ -64,5 +82,19 @@ export async function previewTarget(c: Context, deps: ApiDeps): Promise<string> 
   if (!(sandbox.status.forwardedPorts ?? []).some((p) => p.port === port.data)) {
     throw notFound(`port ${port.data} of sandbox ${name} is not forwarded`);
   }
-  return deps.previews.base(sandbox.metadata.namespace ?? '', name, port.data);
+  try {
+    return await deps.previews.base(sandbox.metadata.namespace ?? '', name, port.data);
+  } catch (err) {
+    deps.logger.warn({ err, sandbox: name, port: port.data }, 'preview target lookup failed');
+    throw new HttpError(502, 'bad_gateway', `port ${port.data} of sandbox ${name} cannot be reached yet`);
+  }
 }
+
+/** sandboxd's own port: reachable only with the sandbox's token, never through a preview. */
+export const sandboxdPort = () =>
+  new HttpError(
+    400,
+    'invalid_request',
+    `invalid request: port: ${SandboxPod.port} is the sandbox's control port and cannot be forwarded`,
+    { extra: { fields: [{ path: 'port', message: `must not be ${SandboxPod.port}` }] } },
+  );

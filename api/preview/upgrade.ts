@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import { connect, type Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
+import { routePath } from 'hono/route';
 import { authenticate } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { errorHandler } from '../errors/index.ts';
-import { previewTarget } from './routes.ts';
-
-const CREDENTIALS = new Set(['authorization', 'x-api-key', 'host']);
+import { NOT_FORWARDED } from './headers.ts';
+import { previewTarget, splitPreviewPath } from './routes.ts';
 
 /**
  * Passes WebSocket (and other HTTP Upgrade) requests on the preview path through to the
@@ -19,12 +19,13 @@ export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Du
   const check = new Hono();
   check.onError(errorHandler(deps.logger));
   check.use(authenticate(deps.auth));
-  check.all('/api/v1/sandboxes/:id/preview/:port/*', async (c) =>
-    c.json({ target: await previewTarget(c, deps) }),
-  );
-  check.all('/api/v1/sandboxes/:id/preview/:port', async (c) =>
-    c.json({ target: await previewTarget(c, deps) }),
-  );
+  const target = async (c: Context) =>
+    c.json({
+      target: await previewTarget(c, deps),
+      ...splitPreviewPath(new URL(c.req.url).pathname, routePath(c)),
+    });
+  check.all('/api/v1/sandboxes/:id/preview/:port/*', target);
+  check.all('/api/v1/sandboxes/:id/preview/:port', target);
 
   return function onUpgrade(req, socket, head) {
     const url = new URL(req.url ?? '/', 'http://api.local');
@@ -34,11 +35,10 @@ export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Du
     void Promise.resolve(check.request(url.pathname + url.search, { method: 'GET', headers }))
       .then(async (res) => {
         if (res.status !== 200) return refuse(socket, res);
-        const { target } = (await res.json()) as { target: string };
-        const prefix = /^\/api\/v1\/sandboxes\/[^/]+\/preview\/\d+/.exec(url.pathname)?.[0] ?? '';
+        const { target, rest } = (await res.json()) as { target: string; rest: string };
         const query = new URLSearchParams(url.search);
         query.delete('namespace');
-        const path = (url.pathname.slice(prefix.length) || '/') + (query.size ? `?${query.toString()}` : '');
+        const path = rest + (query.size ? `?${query.toString()}` : '');
         tunnel(new URL(target), path, req, socket, head);
       })
       .catch((err: unknown) => {
@@ -59,10 +59,14 @@ async function refuse(socket: Duplex, res: Response): Promise<void> {
 function tunnel(target: URL, path: string, req: IncomingMessage, client: Duplex, head: Buffer): void {
   const upstream: Socket = connect(Number(target.port || 80), target.hostname, () => {
     const lines = [`${req.method ?? 'GET'} ${path} HTTP/1.1`, `host: ${target.host}`];
+    // The same rule as plain requests: no credentials, our own forwarding headers; the
+    // upgrade's own hop-by-hop headers (Connection, Upgrade) are what the tunnel is for.
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
-      const name = req.rawHeaders[i]!;
-      if (!CREDENTIALS.has(name.toLowerCase())) lines.push(`${name}: ${req.rawHeaders[i + 1]}`);
+      const name = req.rawHeaders[i]!.toLowerCase();
+      if (!NOT_FORWARDED.has(name) || name === 'connection' || name === 'upgrade')
+        lines.push(`${req.rawHeaders[i]}: ${req.rawHeaders[i + 1]}`);
     }
+    if (req.socket.remoteAddress) lines.push(`x-forwarded-for: ${req.socket.remoteAddress}`);
     upstream.write(`${lines.join('\r\n')}\r\n\r\n`);
     if (head.length > 0) upstream.write(head);
     upstream.pipe(client);

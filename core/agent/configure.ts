@@ -51,7 +51,12 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
  * Sandbox so the operator can key the install on files it never sees.
  */
 export function filesDigest(files: { path: string; content: string }[]): string {
-  const entries = files.map((f) => `${f.path}\0${sha256(f.content)}`).sort();
+  return filesDigestOfHashes(files.map((f) => ({ path: f.path, sha256: sha256(f.content) })));
+}
+
+/** `filesDigest` from each file's SHA-256 (hex), for files hashed as they stream. */
+export function filesDigestOfHashes(files: { path: string; sha256: string }[]): string {
+  const entries = files.map((f) => `${f.path}\0${f.sha256}`).sort();
   return sha256(entries.join('\n'));
 }
 

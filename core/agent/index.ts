@@ -4,6 +4,7 @@ export {
   CancelRequest,
   MAX_INVOKE_BODY_BYTES,
   filesDigest,
+  filesDigestOfHashes,
   installCommandHash,
   installRunId,
 } from './configure.ts';

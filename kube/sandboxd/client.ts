@@ -144,6 +144,21 @@ export class SandboxdClient {
     return { status: res.statusCode ?? 0, body: await readJson(res) };
   }
 
+  /**
+   * `writeFiles` with the files' bytes streamed back to back from `body`, in the order of
+   * `files` (their sizes known beforehand): nothing of them is held in memory.
+   */
+  async writeFileStream(
+    files: { path: string; size: number; mode?: number }[],
+    body: Readable,
+  ): Promise<{ status: number; body: unknown }> {
+    const res = await this.#send('PUT', '/files', (req) => {
+      req.write(`${JSON.stringify({ files })}\n`);
+      body.pipe(req);
+    });
+    return { status: res.statusCode ?? 0, body: await readJson(res) };
+  }
+
   async setMaxConcurrentInvokes(n: number): Promise<void> {
     const res = await this.#send('PUT', '/limits', (req) =>
       req.end(`${JSON.stringify({ maxConcurrentInvokes: n })}\n`),
