@@ -700,7 +700,11 @@ describe('agent mode', () => {
     const planted = `planted-secret-${randomBytes(8).toString('hex')}`;
     await ns.core.createNamespacedSecret({
       namespace: ns.name,
-      body: { metadata: { name: 'audited-creds' }, stringData: { token: planted } },
+      // alice's own Secret (labelled as POST /secrets stores it): the credentials rule lets her name it.
+      body: {
+        metadata: { name: 'audited-creds', labels: { 'svc.io/owner': 'alice' } },
+        stringData: { token: planted },
+      },
     });
     await create('audited', {
       mode: 'agent',
