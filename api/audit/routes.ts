@@ -3,6 +3,7 @@ import { Hono } from 'hono';
 import { AuditQuery } from '../../core/index.ts';
 import { validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
+import { requireNamespace } from '../sandboxes/index.ts';
 import { AuditAnnotations } from './recorder.ts';
 
 export interface AuditRecord {
@@ -36,6 +37,7 @@ export function auditRoutes(deps: ApiDeps): Hono {
     if (q.sandbox) selectors.push(`involvedObject.name=${q.sandbox}`);
     if (q.reason) selectors.push(`reason=${q.reason}`);
     const list = await core.listNamespacedEvent({ namespace, fieldSelector: selectors.join(',') });
+    if (list.items.length === 0) await requireNamespace(deps, namespace);
     const caller = c.var.caller;
     const since = q.since ? Date.parse(q.since) : 0;
     const records = list.items

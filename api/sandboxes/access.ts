@@ -11,6 +11,15 @@ export function requestNamespace(c: Context, deps: ApiDeps): string {
   return c.req.query('namespace') || deps.defaultNamespace;
 }
 
+/**
+ * 404 when `namespace` does not exist. Reads are served from the cache, where a missing
+ * namespace looks like an empty one; callers ask only when they found nothing, so a read
+ * that found something costs no request.
+ */
+export async function requireNamespace(deps: ApiDeps, namespace: string): Promise<void> {
+  if ((await deps.namespaces.check(namespace)).missing) throw notFound(`namespaces "${namespace}" not found`);
+}
+
 export function canAccess(caller: Caller, sandbox: Sandbox): boolean {
   return caller.isAdmin || sandbox.spec.createdBy === caller.user;
 }

@@ -1,2 +1,10 @@
 export { sandboxRoutes, readJson } from './routes.ts';
-export { admitCreate, ownedSandbox, canAccess, present, requestNamespace, recordActivity } from './access.ts';
+export {
+  admitCreate,
+  ownedSandbox,
+  canAccess,
+  present,
+  requestNamespace,
+  requireNamespace,
+  recordActivity,
+} from './access.ts';

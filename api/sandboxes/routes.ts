@@ -2,7 +2,14 @@ import { Hono, type Context } from 'hono';
 import { CreateSandboxRequest, GROUP, ListQuery, VERSION, type Sandbox } from '../../core/index.ts';
 import { badRequest, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { admitCreate, canAccess, ownedSandbox, present, requestNamespace } from './access.ts';
+import {
+  admitCreate,
+  canAccess,
+  ownedSandbox,
+  present,
+  requestNamespace,
+  requireNamespace,
+} from './access.ts';
 import { paginate } from './paginate.ts';
 
 /** Sandbox lifecycle: create, get, list, delete, stop and resume. */
@@ -28,13 +35,14 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     return c.json(present(sandbox), 201);
   });
 
-  app.get('/', (c) => {
+  app.get('/', async (c) => {
     const query = ListQuery.safeParse(c.req.query());
     if (!query.success) throw validationError(query.error);
     const { mode, phase, limit } = query.data;
     const namespace = query.data.namespace ?? deps.defaultNamespace;
-    const visible = deps.cache
-      .list(namespace)
+    const all = deps.cache.list(namespace);
+    if (all.length === 0) await requireNamespace(deps, namespace);
+    const visible = all
       .filter((s) => !s.metadata.deletionTimestamp && canAccess(c.var.caller, s))
       .filter(
         (s) =>

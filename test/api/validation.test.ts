@@ -77,6 +77,17 @@ describe('the fuzzer’s reproducers', () => {
     expect(res.status).toBe(404);
   });
 
+  it('reads in a namespace that does not exist → 404 naming it (list, audit); an existing empty one → 200', async () => {
+    const missing = `nope-${randomBytes(3).toString('hex')}`;
+    for (const path of [`/sandboxes?namespace=${missing}`, `/audit/events?namespace=${missing}`]) {
+      const res = await api.call('GET', path, { key: api.keys.alice });
+      expect(await res.json()).toEqual({ error: 'not_found', message: `namespaces "${missing}" not found` });
+      expect(res.status).toBe(404);
+    }
+    const empty = await api.call('GET', `/sandboxes?namespace=default`, { key: api.keys.bob });
+    expect(empty.status).toBe(200);
+  });
+
   it('validation comes after authentication: a bad id without a key is 401', async () => {
     expect((await api.call('GET', '/sandboxes/%25w%26Y[X')).status).toBe(401);
   });
