@@ -115,6 +115,12 @@ describe('CRDs on a real kube-apiserver', () => {
     expect(res.body).toContain('spec.resources.limits.cpu');
   });
 
+  it('refuses a templateRef.name that is not a Kubernetes name (control characters never stored)', async () => {
+    const res = await create(sandbox('ctl', { templateRef: { name: 'def\u0001ault' } }));
+    expect(res.status).toBe(422);
+    expect(res.body).toContain('spec.templateRef.name');
+  });
+
   it('refuses a name too long for the names derived from it', async () => {
     const res = await create(sandbox('a'.repeat(54)));
     expect(res.status).toBe(422);

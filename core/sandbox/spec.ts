@@ -7,7 +7,14 @@ export type SandboxMode = z.infer<typeof SandboxMode>;
 export const TemplateKind = z.enum(['ClusterSandboxTemplate', 'SandboxTemplate']);
 
 export const TemplateRef = z.object({
-  name: z.string().min(1).max(253).describe('Name of the template'),
+  // A Kubernetes object name, checked by the apiserver too (the CRD's pattern), so a name with
+  // control characters is never stored, nor copied into Events by any path (API or kubectl).
+  name: z
+    .string()
+    .min(1)
+    .max(253)
+    .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/)
+    .describe('Name of the template (a Kubernetes object name)'),
   kind: TemplateKind.default('ClusterSandboxTemplate').describe(
     'ClusterSandboxTemplate (cluster-wide, the default) or SandboxTemplate (in the sandbox namespace)',
   ),

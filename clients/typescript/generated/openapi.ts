@@ -621,7 +621,7 @@ export interface components {
                 mode?: "code" | "agent";
                 /** @description The template the sandbox is made from. Immutable */
                 templateRef: {
-                    /** @description Name of the template */
+                    /** @description Name of the template (a Kubernetes object name) */
                     name: string;
                     /**
                      * @description ClusterSandboxTemplate (cluster-wide, the default) or SandboxTemplate (in the sandbox namespace)
