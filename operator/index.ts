@@ -16,8 +16,9 @@ import {
   PolicyStore,
   SandboxdKeySecret,
   SandboxdLocator,
-  WorkQueue,
+  Controller,
   keyOf,
+  ownerByLabel,
   type Reconcile,
 } from '../kube/index.ts';
 import { endSpan, type Tracer } from '../telemetry/index.ts';
@@ -26,8 +27,15 @@ import { SandboxReconciler } from './reconciler.ts';
 import type { OperatorSettings } from './settings.ts';
 
 export type { OperatorSettings } from './settings.ts';
+
 export { FINALIZER } from './reconciler.ts';
 export { OperatorMetrics } from './metrics.ts';
+
+/**
+ * Sandbox reconciles running at once: enough to keep a burst of creations moving, few
+ * enough that a thousand at once do not flood the apiserver.
+ */
+const SANDBOX_MAX_CONCURRENT = 16;
 
 export interface OperatorOptions {
   kc: KubeConfig;
@@ -149,33 +157,41 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     policies,
     locator: new SandboxdLocator({ kc: o.kc, key: () => Promise.resolve(key) }),
   });
+  const wrap = [
+    (name: string, r: Reconcile) => metrics.instrument(name, r),
+    ...(o.tracer ? [(name: string, r: Reconcile) => traced(o.tracer!, name, r)] : []),
+  ];
+  // One controller per primary kind, over the informers above (shared, each listed once).
+  const controllers = [
+    new Controller({
+      name: 'sandbox',
+      informer: sandboxes,
+      owns: [
+        { informer: pods, owner: ownerByLabel(Labels.sandbox) },
+        { informer: claims, owner: ownerByLabel(Labels.sandbox) },
+      ],
+      reconcile: reconciler.reconcile,
+      maxConcurrent: SANDBOX_MAX_CONCURRENT,
+      logger: o.logger,
+      wrap,
+    }),
+  ];
   metrics.observe({
-    queueDepth: (): number => queue.depth,
+    controllers: () => controllers,
     phases: () => sandboxes.list().map((s) => (s as Sandbox).status?.phase),
   });
-  const reconcile: Reconcile = metrics.instrument('sandbox', reconciler.reconcile);
-  const queue: WorkQueue = new WorkQueue(
-    o.tracer ? traced(o.tracer, 'sandbox', reconcile) : reconcile,
-    o.logger,
-    { controller: 'sandbox' },
-  );
-  sandboxes.onChange((s) => queue.add(keyOf(s)));
-  const owner = (obj: KubernetesObject) => {
-    const sandbox = obj.metadata?.labels?.[Labels.sandbox];
-    if (sandbox && obj.metadata?.namespace) queue.add(`${obj.metadata.namespace}/${sandbox}`);
-  };
-  pods.onChange(owner);
-  claims.onChange(owner);
+  const sandboxController = controllers[0]!;
   // A changed policy may change the invoke cap of every agent sandbox: each is reconciled again.
   policies.onChange(() => {
-    for (const s of sandboxes.list()) if ((s as Sandbox).spec?.mode === 'agent') queue.add(keyOf(s));
+    for (const s of sandboxes.list())
+      if ((s as Sandbox).spec?.mode === 'agent') sandboxController.enqueue(keyOf(s));
   });
   stopAll.push(
     () => sandboxes.stop(),
     () => pods.stop(),
     () => claims.stop(),
     () => policies.stop(),
-    () => queue.stop(),
+    ...controllers.map((c) => () => c.stop()),
   );
   await Promise.all([pods.start(), claims.start(), policies.start(o.logger)]);
   await sandboxes.start();

@@ -7,7 +7,13 @@ describe('operator metrics', () => {
   test('reconciles by result, errors, queue depth and sandboxes by phase, on /metrics', async () => {
     const metrics = new OperatorMetrics({ defaultMetrics: false });
     metrics.setLeader(true);
-    metrics.observe({ queueDepth: () => 3, phases: () => ['Running', 'Running', 'Error', undefined] });
+    metrics.observe({
+      controllers: () => [
+        { name: 'sandbox', depth: 3 },
+        { name: 'pool', depth: 1 },
+      ],
+      phases: () => ['Running', 'Running', 'Error', undefined],
+    });
     let calls = 0;
     const reconcile = metrics.instrument('sandbox', (key) => {
       calls++;
@@ -30,6 +36,7 @@ describe('operator metrics', () => {
       expect(text).toContain('svc_reconcile_errors_total{controller="sandbox"} 1');
       expect(text).toContain('svc_reconcile_duration_seconds_count{controller="sandbox"} 3');
       expect(text).toContain('svc_workqueue_depth{controller="sandbox"} 3');
+      expect(text).toContain('svc_workqueue_depth{controller="pool"} 1');
       expect(text).toContain('svc_sandboxes{phase="Running"} 2');
       expect(text).toContain('svc_sandboxes{phase="Error"} 1');
       expect(text).toContain('svc_sandboxes{phase="Pending"} 1');

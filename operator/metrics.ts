@@ -3,9 +3,9 @@ import type { Reconcile } from '../kube/index.ts';
 
 const PHASES = ['Pending', 'Creating', 'Running', 'Stopped', 'Error'] as const;
 
-/** What the leading replica reads its gauges from: its work queue and its Sandbox cache. */
+/** What the leading replica reads its gauges from: its controllers' queues and its Sandbox cache. */
 export interface OperatorSources {
-  queueDepth: () => number;
+  controllers: () => readonly { name: string; depth: number }[];
   phases: () => readonly (string | undefined)[];
 }
 
@@ -60,7 +60,7 @@ export class OperatorMetrics {
       labelNames: ['controller'],
       registers,
       collect: () => {
-        if (this.#sources) depth.set({ controller: 'sandbox' }, this.#sources.queueDepth());
+        for (const c of this.#sources?.controllers() ?? []) depth.set({ controller: c.name }, c.depth);
       },
     });
     const sandboxes = new Gauge({

@@ -10,17 +10,20 @@ import {
 import type { Logger } from 'pino';
 import {
   Annotations,
+  EXPIRED,
   GROUP,
   Labels,
   SandboxPod,
   VERSION,
-  durationMs,
   forwardedServiceName,
   internalUrl,
+  isExpired,
   previewUrl,
+  sandboxExpiry,
   sandboxdSecretName,
   workspaceClaimName,
   type Condition,
+  type Expiry,
   type ForwardedPort,
   type Policy,
   type Sandbox,
@@ -192,19 +195,26 @@ export class SandboxReconciler {
     );
     const forwardedPorts = await this.#ensurePorts(sandbox);
 
-    const stop = this.#expired(sandbox, template);
-    if (stop) {
-      await this.#sandboxes.patch(sandbox, { spec: { stopped: true } });
-      await this.#event(log, sandbox, 'Normal', stop.reason, stop.message);
+    const pod = this.#d.pods.get(name, namespace);
+    const expiry = this.#expiry(sandbox, template, pod);
+    if (expiry.expired) {
+      // Status only, never spec (a GitOps tool would put spec back and restart it). The Pod
+      // goes on the next pass, once the cache holds this status, so no pass ever sees the
+      // Pod gone without the expiry and creates it again.
+      await this.#event(log, sandbox, 'Normal', expiry.reason, expiry.message);
       return {
         phase: 'Stopped',
-        message: stop.message,
+        message: expiry.message,
         forwardedPorts,
-        conditions: [resolved, stop.condition],
+        conditions: [
+          resolved,
+          { type: EXPIRED, ok: true, reason: expiry.reason, message: expiry.message },
+          { type: 'Stopped', ok: true, reason: expiry.reason, message: expiry.message },
+          { type: 'Ready', ok: false, reason: 'Stopped', message: 'the sandbox is stopped' },
+        ],
       };
     }
 
-    const pod = this.#d.pods.get(name, namespace);
     const volumeCondition = {
       type: 'VolumeReady',
       ok: volume.bound,
@@ -216,7 +226,8 @@ export class SandboxReconciler {
           : `waiting for claim ${workspaceClaimName(name)} to bind`,
     };
 
-    if (sandbox.spec.stopped) {
+    const expired = isExpired(sandbox);
+    if (sandbox.spec.stopped || expired) {
       if (pod && !pod.metadata?.deletionTimestamp) await this.#deletePod(namespace, name);
       const gone = !pod;
       const reason = sandbox.status?.conditions?.find((c) => c.type === 'Stopped' && c.status === 'True');
@@ -228,7 +239,7 @@ export class SandboxReconciler {
           resolved,
           volumeCondition,
           { type: 'Ready', ok: false, reason: 'Stopped', message: 'the sandbox is stopped' },
-          ...(reason
+          ...(reason || expired
             ? []
             : [{ type: 'Stopped', ok: true, reason: 'StopRequested', message: 'spec.stopped is true' }]),
         ],
@@ -278,9 +289,10 @@ export class SandboxReconciler {
       log.warn({ err }, 'agent configure pass failed');
       return 5_000;
     });
-    const expiry = this.#nextExpiry(sandbox, template, pod);
     const process = await this.#templateProcess(log, sandbox, template, pod);
-    const requeues = [agentMs, expiry, process?.requeueMs].filter((x): x is number => x !== undefined);
+    const requeues = [agentMs, expiry.requeueAfter, process?.requeueMs].filter(
+      (x): x is number => x !== undefined,
+    );
     return {
       phase: 'Running',
       message: 'the sandbox is running',
@@ -292,6 +304,7 @@ export class SandboxReconciler {
         { type: 'Ready', ok: true, reason: 'PodReady', message: 'sandboxd answers' },
         { type: 'Stopped', ok: false, reason: 'Running', message: '' },
         ...(process ? [process.condition] : []),
+        ...resumed(sandbox),
       ],
       requeueMs: requeues.length > 0 ? Math.min(...requeues) : undefined,
     };
@@ -428,57 +441,12 @@ export class SandboxReconciler {
     }));
   }
 
-  /** `timeout` counts from the Pod's start (a resume starts a new lifetime); `idleTimeout` from the last API call. */
-  #expired(
-    sandbox: Sandbox,
-    template: SandboxTemplateSpec,
-  ): { reason: string; message: string; condition: Outcome['conditions'][number] } | undefined {
-    if (sandbox.spec.stopped) return undefined;
-    const pod = this.#d.pods.get(sandbox.metadata.name!, sandbox.metadata.namespace);
-    if (!pod?.metadata?.creationTimestamp) return undefined;
-    const now = this.#now().getTime();
-    const started = new Date(pod.metadata.creationTimestamp).getTime();
-    const timeout = sandbox.spec.timeout ?? template.timeout;
-    if (timeout && durationMs(timeout) > 0 && now - started >= durationMs(timeout)) {
-      const message = `stopped after its timeout of ${timeout}`;
-      return {
-        reason: 'TimeoutExceeded',
-        message,
-        condition: { type: 'Stopped', ok: true, reason: 'TimeoutExceeded', message },
-      };
-    }
-    const idle = sandbox.spec.idleTimeout ?? template.idleTimeout;
-    const activity = Math.max(
-      started,
-      Date.parse(sandbox.metadata.annotations?.[Annotations.lastActivity] ?? '') || 0,
-    );
-    if (idle && durationMs(idle) > 0 && now - activity >= durationMs(idle)) {
-      const message = `stopped after ${idle} without activity`;
-      return {
-        reason: 'IdleTimeoutExceeded',
-        message,
-        condition: { type: 'Stopped', ok: true, reason: 'IdleTimeoutExceeded', message },
-      };
-    }
-    return undefined;
-  }
-
-  #nextExpiry(sandbox: Sandbox, template: SandboxTemplateSpec, pod: V1Pod): number | undefined {
-    const now = this.#now().getTime();
-    const started = new Date(pod.metadata!.creationTimestamp!).getTime();
-    const at: number[] = [];
-    const timeout = sandbox.spec.timeout ?? template.timeout;
-    if (timeout && durationMs(timeout) > 0) at.push(started + durationMs(timeout));
-    const idle = sandbox.spec.idleTimeout ?? template.idleTimeout;
-    if (idle && durationMs(idle) > 0) {
-      const activity = Math.max(
-        started,
-        Date.parse(sandbox.metadata.annotations?.[Annotations.lastActivity] ?? '') || 0,
-      );
-      at.push(activity + durationMs(idle));
-    }
-    if (at.length === 0) return undefined;
-    return Math.max(100, Math.min(...at) - now + 50);
+  /** The lifetime of the Pod in the cache (none while it is going away). */
+  #expiry(sandbox: Sandbox, template: SandboxTemplateSpec, pod: V1Pod | undefined): Expiry {
+    if (sandbox.spec.stopped || isExpired(sandbox) || pod?.metadata?.deletionTimestamp)
+      return { expired: false };
+    const created = pod?.metadata?.creationTimestamp;
+    return sandboxExpiry(sandbox, template, created ? new Date(created) : undefined, this.#now());
   }
 
   async #writeStatus(log: Logger, sandbox: Sandbox, o: Outcome): Promise<void> {
@@ -655,6 +623,14 @@ export class SandboxReconciler {
       })
       .catch((err: unknown) => log.warn({ err: (err as Error).message, reason }, 'event not recorded'));
   }
+}
+
+/** `Expired` back to False once a resume brought the sandbox back (when it ever expired). */
+function resumed(sandbox: Sandbox): Outcome['conditions'] {
+  const expired = sandbox.status?.conditions?.some((c) => c.type === EXPIRED && c.status === 'True');
+  return expired
+    ? [{ type: EXPIRED, ok: false, reason: 'Resumed', message: 'resumed after it expired' }]
+    : [];
 }
 
 /** Why a Pod "keeps failing", or undefined while it is healthy enough. */

@@ -176,7 +176,7 @@ export const operations: Operation[] = [
     method: 'post',
     path: '/sandboxes/{id}/resume',
     operationId: 'resumeSandbox',
-    summary: 'Resume a stopped sandbox',
+    summary: 'Resume a stopped sandbox, or one its timeout or idleTimeout stopped',
     query: NamespaceQuery,
     responses: { 202: Sandbox },
     errors: [...onSandbox, 409],

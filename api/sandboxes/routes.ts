@@ -1,5 +1,12 @@
 import { Hono, type Context } from 'hono';
-import { CreateSandboxRequest, GROUP, ListQuery, VERSION, type Sandbox } from '../../core/index.ts';
+import {
+  Annotations,
+  CreateSandboxRequest,
+  GROUP,
+  ListQuery,
+  VERSION,
+  type Sandbox,
+} from '../../core/index.ts';
 import { badRequest, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import {
@@ -68,9 +75,14 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     const updated: Sandbox = await deps.sandboxes.mergePatch(
       sandbox.metadata.namespace!,
       sandbox.metadata.name!,
-      {
-        spec: { stopped },
-      },
+      stopped
+        ? { spec: { stopped } }
+        : {
+            // The request time also resumes a sandbox its lifetime stopped (the operator
+            // records an expiry in status only, so spec.stopped alone cannot undo it).
+            metadata: { annotations: { [Annotations.resumeRequestedAt]: new Date().toISOString() } },
+            spec: { stopped },
+          },
     );
     return c.json(present(updated), 202);
   };

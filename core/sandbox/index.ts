@@ -4,3 +4,4 @@ export * from './status.ts';
 export * from './template.ts';
 export * from './resource.ts';
 export * from './names.ts';
+export * from './lifetime.ts';

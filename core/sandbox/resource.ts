@@ -45,6 +45,11 @@ export const Annotations = {
   hostAddress: 'devnode.svc.io/host-address',
   /** Digest of the files of the last configure (see `filesDigest`); part of `installCommandHash`. */
   configureFiles: 'svc.io/configure-files',
+  /**
+   * RFC 3339 time of a request to resume (the API's resume writes it; kubectl users may
+   * too). An expired sandbox starts again once when it is newer than the expiry.
+   */
+  resumeRequestedAt: 'svc.io/resume-requested-at',
 } as const;
 
 export const Labels = {

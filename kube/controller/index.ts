@@ -1,5 +1,13 @@
 // Controller building blocks shared by the operator and devnode.
 export { Informer, keyOf, splitKey, isStatus, ignoring } from './informer.ts';
+export {
+  Controller,
+  ownerByLabel,
+  ownerByReference,
+  type ControllerOptions,
+  type Owned,
+  type OwnerKey,
+} from './controller.ts';
 export { WorkQueue, type Reconcile, type WorkQueueOptions } from './queue.ts';
 export { mergePatch, jsonPatch } from './patch.ts';
 export { setCondition, type ConditionInput } from './conditions.ts';

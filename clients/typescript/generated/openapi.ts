@@ -64,7 +64,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Resume a stopped sandbox */
+        /** Resume a stopped sandbox, or one its timeout or idleTimeout stopped */
         post: operations["resumeSandbox"];
         delete?: never;
         options?: never;
