@@ -30,7 +30,7 @@ const devnode = await startDevnode({
   nodeName: 'devnode-bench',
   dataDir,
   namespace,
-  sandboxdCommand: await sandboxdLauncher(root, dataDir),
+  sandboxdCommand: await sandboxdLauncher(root),
 });
 const operator = await startOperator({
   kc,

@@ -24,7 +24,7 @@ export async function main(argv: string[]): Promise<number> {
     nodeName: config['node-name'],
     dataDir,
     namespace: config['watch-namespace'] || undefined,
-    sandboxdCommand: await sandboxdLauncher(resolve(import.meta.dirname, '..'), dataDir),
+    sandboxdCommand: await sandboxdLauncher(resolve(import.meta.dirname, '..')),
   });
   await new Promise<void>((done) => {
     process.once('SIGTERM', done);

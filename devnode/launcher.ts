@@ -6,10 +6,8 @@ import { promisify } from 'node:util';
  * The sandboxd executable devnode's init container installs: this checkout's static Go
  * binary, `dist/sandboxd`, built (or found up to date) by `make sandboxd-binary`. The same
  * file the svc image ships, copied into each Pod as the operator's init container does.
- * `outDir` is unused since the binary no longer needs a per-run bundle; kept so callers
- * do not change.
  */
-export async function sandboxdLauncher(repoRoot: string, _outDir?: string): Promise<string[]> {
+export async function sandboxdLauncher(repoRoot: string): Promise<string[]> {
   await promisify(execFile)('make', ['-s', '-C', repoRoot, 'sandboxd-binary']);
   return [join(repoRoot, 'dist/sandboxd')];
 }

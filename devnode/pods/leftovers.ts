@@ -3,8 +3,8 @@ import { basename } from 'node:path';
 
 /**
  * Kills (SIGKILL) what a devnode killed outright may have left of its Pods under `dir`: a
- * bubblewrap container (its command line names the Pod's folder) or a sandboxd run by the
- * launcher kept in `dir`. Normally there is nothing, as every container dies with devnode;
+ * bubblewrap container (its command line names the Pod's folder), and with it the sandboxd
+ * and processes inside it (their own pid namespace ends with it). Normally there is nothing, as every container dies with devnode;
  * this makes a start after a crash certain to run no Pod twice. Other programs that merely
  * name the folder (a `tail -f` of a Pod's log) are left alone. Returns the pids it killed.
  */
@@ -17,8 +17,7 @@ export async function killLeftovers(dir: string): Promise<number[]> {
     const argv = (await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')).split('\0');
     const container =
       argv.some((a) => basename(a) === 'bwrap') && argv.some((a) => a.startsWith(`${root}pods/`));
-    const sandboxd = argv.some((a) => a.startsWith(root) && a.endsWith('/sandboxd.cjs'));
-    if (!container && !sandboxd) continue;
+    if (!container) continue;
     try {
       process.kill(pid, 'SIGKILL');
       killed.push(pid);

@@ -43,8 +43,8 @@ test('the API killed mid-invoke: SIGTERM to the entrypoint, nothing left, a new 
   expect(stack.output).toMatch(/api exited \(SIGKILL\); restarting it/);
 
   // The entrypoint got SIGTERM (its trap wrote the marker once), and soon neither it nor
-  // its child runs. (A child that died after its parent may stay a zombie: sandboxd is pid 1
-  // of the Pod and does not reap orphans it did not start; it runs nothing.)
+  // its child runs. (A child that died after its parent may show as a zombie for a moment,
+  // until sandboxd, pid 1 of the Pod, reaps it; a zombie runs nothing.)
   let check = '';
   await waitFor(
     async () => {

@@ -27,7 +27,7 @@ export function useDevnode(ns: TestNamespace): TestDevnode {
       nodeName: state.nodeName,
       dataDir: state.dataDir,
       namespace: ns.name,
-      sandboxdCommand: await sandboxdLauncher(resolve(import.meta.dirname, '../..'), state.dataDir),
+      sandboxdCommand: await sandboxdLauncher(resolve(import.meta.dirname, '../..')),
     });
   }, 60_000);
   afterAll(async () => {
