@@ -422,7 +422,25 @@ export function openApiDocument(): Record<string, unknown> {
                 'Server-Sent Events; the data of each event is the JSON of the schema named after it',
               content: {
                 'text/event-stream': {
-                  schema: { type: 'string' },
+                  // One event of the stream, as OpenAPI 3.2's itemSchema describes Server-Sent
+                  // Events (and as schemathesis checks each event): its name and its data, the
+                  // JSON of the schema x-sse-events names for it. Keepalives are comments.
+                  schema: {
+                    oneOf: Object.entries(op.events).map(([name, schema]) => ({
+                      type: 'object',
+                      required: ['event', 'data'],
+                      properties: {
+                        event: { const: name },
+                        data: {
+                          type: 'string',
+                          contentMediaType: 'application/json',
+                          contentSchema: ref(schema),
+                        },
+                        id: { type: 'string' },
+                        retry: { type: 'integer' },
+                      },
+                    })),
+                  },
                   'x-sse-events': Object.fromEntries(
                     Object.entries(op.events).map(([name, schema]) => [name, ref(schema)]),
                   ),

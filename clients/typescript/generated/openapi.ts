@@ -1753,7 +1753,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "log";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "result";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "error";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
@@ -1853,7 +1871,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "start";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "log";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "exit";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "error";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
