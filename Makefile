@@ -71,9 +71,13 @@ test-go:
 	@out=$$(cd sandboxd && gofmt -l .); [ -z "$$out" ] || { echo "gofmt -l: $$out" >&2; exit 1; }
 	cd sandboxd && go vet ./... && go test ./...
 
+# The run's temporary folders live in a folder of its own (TMPDIR), so the leftover check
+# looks only at this run's processes and mounts: another make test beside it is not a leftover.
 test-integration: deps kube helm sandboxd-binary
-	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) npx vitest run --project integration
-	@bash hack/check-no-leftovers.sh
+	@run=$$(mktemp -d /tmp/sr.XXXXXX); rc=0; \
+	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) TMPDIR=$$run npx vitest run --project integration || rc=$$?; \
+	bash hack/check-no-leftovers.sh "$$run" || rc=1; \
+	[ $$rc -ne 0 ] || rm -rf "$$run"; exit $$rc
 
 # The Python client, in its own venv: ruff, mypy --strict, its unit tests, and its
 # integration tests against a stack the session starts itself (hack/dev.ts with a temporary
