@@ -95,7 +95,9 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
     expect(second.output).toMatch(
       /^make dev: one is already running on .* \(pid \d+, http:\/\/127\.0\.0\.1:\d+\)/,
     );
-    expect(second.seconds).toBeLessThan(15);
+    // "At once" is the lock, read before anything starts (the output is that one line); the
+    // bound only tells it from the 60 s start-up timeout it replaced, with room for a loaded machine.
+    expect(second.seconds).toBeLessThan(45);
     expect((await fetch(`${env.SVC_BASE_URL}/healthz`)).status).toBe(200);
 
     expect(env.SVC_BASE_URL).toBe(`http://127.0.0.1:${port}`);
@@ -201,7 +203,9 @@ test('a port in use is refused at once, with what to do', async () => {
     expect(refused.output).toBe(
       `make dev: port ${port} on 127.0.0.1 is already in use by another program. Stop it, or choose another port: make dev PORT=${port + 1}\n`,
     );
-    expect(refused.seconds).toBeLessThan(10);
+    // The exact output above shows nothing was started; the bound only tells the refusal from
+    // the 60 s start-up timeout, with room for a machine running two test suites.
+    expect(refused.seconds).toBeLessThan(45);
   } finally {
     server.close();
   }
