@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AuditRecorder, type AuditRecord } from '../../api/index.ts';
-import { GROUP, SseParser, VERSION, type Sandbox } from '../../core/index.ts';
+import { SseParser } from '../../core/index.ts';
 import { waitFor } from '../controlplane/index.ts';
 import {
   startTestApi,
@@ -15,6 +15,7 @@ import {
   useNamespace,
   useOperator,
   type TestApi,
+  waitForSandboxPhase,
 } from '../support/index.ts';
 
 const ns = useNamespace('refusals');
@@ -47,20 +48,7 @@ async function create(name: string, spec: object): Promise<void> {
 }
 
 async function phase(name: string, want: string): Promise<void> {
-  let s: Sandbox | undefined;
-  await waitFor(
-    async () => {
-      s = (await ns.custom.getNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: 'sandboxes',
-        namespace: ns.name,
-        name,
-      })) as Sandbox;
-      return s.status?.phase === want;
-    },
-    { timeoutMs: 90_000, describe: () => `${name} ${want}: ${JSON.stringify(s?.status)}` },
-  );
+  await waitForSandboxPhase(ns, name, want);
   await api.deps.cache.until(ns.name, name, (c) => c?.status?.phase === want, 10_000);
 }
 

@@ -4,8 +4,7 @@
 import { PatchStrategy, setHeaderOptions } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { GROUP, SseParser, VERSION, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { GROUP, SseParser, VERSION } from '../../core/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -13,6 +12,7 @@ import {
   useNamespace,
   useOperator,
   type TestApi,
+  waitForSandboxPhase,
 } from '../support/index.ts';
 
 const ns = useNamespace('creds');
@@ -76,20 +76,7 @@ async function sandboxExists(name: string): Promise<boolean> {
 }
 
 async function phase(name: string, want: string): Promise<void> {
-  let last: Sandbox | undefined;
-  await waitFor(
-    async () => {
-      last = (await ns.custom.getNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: 'sandboxes',
-        namespace: ns.name,
-        name,
-      })) as Sandbox;
-      return last.status?.phase === want;
-    },
-    { timeoutMs: 120_000, describe: () => `${name} never ${want}: ${JSON.stringify(last?.status)}` },
-  );
+  await waitForSandboxPhase(ns, name, want, 120_000);
 }
 
 /** An SSE call through the app; its events in order. */

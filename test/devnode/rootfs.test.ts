@@ -6,8 +6,6 @@ import { rm, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
 import {
   shIn,
   startTestApi,
@@ -16,6 +14,7 @@ import {
   useNamespace,
   useOperator,
   type TestApi,
+  waitForSandboxPhase,
 } from '../support/index.ts';
 
 const ns = useNamespace('rootfs');
@@ -45,20 +44,7 @@ describe('a sandbox on devnode', () => {
       body: { name: 'box', templateRef: { name: template } },
     });
     expect(created.status, await created.clone().text()).toBe(201);
-    let s: Sandbox | undefined;
-    await waitFor(
-      async () => {
-        s = (await ns.custom.getNamespacedCustomObject({
-          group: GROUP,
-          version: VERSION,
-          plural: 'sandboxes',
-          namespace: ns.name,
-          name: 'box',
-        })) as Sandbox;
-        return s.status?.phase === 'Running';
-      },
-      { timeoutMs: 90_000, describe: () => `box Running: ${JSON.stringify(s?.status)}` },
-    );
+    await waitForSandboxPhase(ns, 'box', 'Running');
     const sandboxd = await api.deps.sandboxd.client(ns.name, 'box');
     const sh = (script: string) => shIn(sandboxd, script);
 

@@ -1,4 +1,4 @@
-export { adminKubeConfig, useNamespace } from './kube.ts';
+export { adminKubeConfig, useNamespace, waitForSandboxPhase } from './kube.ts';
 export type { TestNamespace } from './kube.ts';
 export { kubeRequest } from './raw.ts';
 export type { RawResponse } from './raw.ts';

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { SandboxNamespaces } from '../../core/index.ts';
+import { GROUP, SandboxNamespaces, VERSION, type Sandbox } from '../../core/index.ts';
+import { waitFor } from '../controlplane/index.ts';
 
 /** An admin KubeConfig for the run's control plane. */
 export function adminKubeConfig(): KubeConfig {
@@ -46,4 +47,28 @@ export function useNamespace(prefix = 't'): TestNamespace {
     core,
     custom: kc.makeApiClient(CustomObjectsApi),
   };
+}
+
+/** Waits until the Sandbox `name` shows `phase`, read from the apiserver; resolves with it. */
+export async function waitForSandboxPhase(
+  ns: TestNamespace,
+  name: string,
+  phase: string,
+  timeoutMs = 90_000,
+): Promise<Sandbox> {
+  let s: Sandbox | undefined;
+  await waitFor(
+    async () => {
+      s = (await ns.custom.getNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: 'sandboxes',
+        namespace: ns.name,
+        name,
+      })) as Sandbox;
+      return s.status?.phase === phase;
+    },
+    { timeoutMs, describe: () => `${name} never ${phase}: ${JSON.stringify(s?.status)}` },
+  );
+  return s!;
 }
