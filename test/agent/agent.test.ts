@@ -8,7 +8,7 @@ import { readFile, readdir } from 'node:fs/promises';
 import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, test } from 'vitest';
-import { GROUP, SseParser, VERSION, type Sandbox, type SseMessage } from '../../core/index.ts';
+import { SseParser, type Sandbox, type SseMessage } from '../../core/index.ts';
 import { waitFor } from '../controlplane/index.ts';
 import {
   startTestApi,
@@ -17,6 +17,7 @@ import {
   useNamespace,
   useOperator,
   type TestApi,
+  waitForSandboxPhase,
 } from '../support/index.ts';
 
 const ns = useNamespace('agent');
@@ -192,21 +193,7 @@ async function create(name: string, spec: object): Promise<void> {
 }
 
 async function phase(name: string, want: string): Promise<Sandbox> {
-  let s: Sandbox | undefined;
-  await waitFor(
-    async () => {
-      s = (await ns.custom.getNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        plural: 'sandboxes',
-        namespace: ns.name,
-        name,
-      })) as Sandbox;
-      return s.status?.phase === want;
-    },
-    { timeoutMs: SLOW, describe: () => `${name} ${want}: ${JSON.stringify(s?.status)}` },
-  );
-  return s!;
+  return waitForSandboxPhase(ns, name, want, SLOW);
 }
 
 /**

@@ -11,6 +11,7 @@ import {
   useNamespace,
   useOperator,
   type TestApi,
+  waitForSandboxPhase,
 } from '../support/index.ts';
 import { pino } from 'pino';
 
@@ -89,20 +90,7 @@ describe('limits under parallel load', () => {
       body: { name, templateRef: { name: template }, mode: 'agent' },
     });
     expect(created.status, await created.clone().text()).toBe(201);
-    let s: Sandbox | undefined;
-    await waitFor(
-      async () => {
-        s = (await ns.custom.getNamespacedCustomObject({
-          group: GROUP,
-          version: VERSION,
-          plural: 'sandboxes',
-          namespace: ns.name,
-          name,
-        })) as Sandbox;
-        return s.status?.phase === 'Running';
-      },
-      { timeoutMs: 90_000, describe: () => `${name} Running: ${JSON.stringify(s?.status)}` },
-    );
+    await waitForSandboxPhase(ns, name, 'Running');
     const configured = await fetch(`${base}/api/v1/sandboxes/${name}/configure?namespace=${ns.name}`, {
       method: 'POST',
       headers: { 'x-api-key': api.keys.bob, accept: 'text/event-stream' },
