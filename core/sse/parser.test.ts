@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import { SseParser } from './parser.ts';
+
+describe('SseParser', () => {
+  it('reads a CRLF split across two pushes as one line end', () => {
+    const p = new SseParser();
+    expect(p.push('event: log\r\ndata: a\r')).toEqual([]);
+    expect(p.push('\ndata: b\r\n\r\n')).toEqual([{ event: 'log', data: 'a\nb' }]);
+  });
+
+  it('takes a lone CR as a line end once more text follows it', () => {
+    const p = new SseParser();
+    expect(p.push('data: x\r')).toEqual([]);
+    expect(p.push('\r')).toEqual([]);
+    expect(p.push('data: y\n\n')).toEqual([
+      { event: 'message', data: 'x' },
+      { event: 'message', data: 'y' },
+    ]);
+  });
+
+  it('parses text split at every character, skipping comments', () => {
+    const text = ': keepalive\n\nevent: start\ndata: {"a":1}\n\nevent: exit\ndata: {"exitCode":0}\n\n';
+    const p = new SseParser();
+    const out = [...text].flatMap((ch) => p.push(ch));
+    expect(out).toEqual([
+      { event: 'start', data: '{"a":1}' },
+      { event: 'exit', data: '{"exitCode":0}' },
+    ]);
+  });
+
+  it('parses many events in one push', () => {
+    const text = 'data: 1\n\n'.repeat(10_000);
+    const out = new SseParser().push(text);
+    expect(out).toHaveLength(10_000);
+    expect(out[9_999]).toEqual({ event: 'message', data: '1' });
+  });
+});
