@@ -54,15 +54,27 @@ export function forwardHeaders(
 }
 
 /**
+ * Codings that `fetch` undoes on its own: a response in one of them reaches us decoded, so
+ * its `Content-Encoding` and `Content-Length` describe bytes we no longer send.
+ */
+const DECODED_BY_FETCH = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd']);
+
+/**
  * The app's response headers, less hop-by-hop ones and `Set-Cookie`: a cookie the app sets
  * would land on this API's origin, beside the caller's own session. Apps that need
  * cookies are served on the preview domain (`previewUrl`), their own origin.
  */
 export function responseHeaders(incoming: Headers): Headers {
+  const codings = (incoming.get('content-encoding') ?? '')
+    .split(',')
+    .map((c) => c.trim().toLowerCase())
+    .filter((c) => c !== '' && c !== 'identity');
+  const decoded = codings.length > 0 && codings.every((c) => DECODED_BY_FETCH.has(c));
   const out = new Headers();
   incoming.forEach((value, name) => {
     const lower = name.toLowerCase();
     if (HOP_BY_HOP.includes(lower) || lower === 'set-cookie') return;
+    if (decoded && (lower === 'content-encoding' || lower === 'content-length')) return;
     out.append(name, value);
   });
   out.append('content-security-policy', PREVIEW_CSP);
