@@ -83,7 +83,8 @@ export class AgentConfigurer {
     const digest = sandbox.metadata.annotations?.[Annotations.configureFiles] ?? filesDigest([]);
     const hash = installCommandHash(agent.installCommand, digest);
     const current = sandbox.status?.agentConfigure;
-    const client = () => this.#d.locator.client(namespace, name, pod.metadata?.uid);
+    // The Pod from the informer: its address needs no read.
+    const client = () => this.#d.locator.forPod(pod);
 
     if (current?.installCommandHash !== hash) {
       // Under way (this hash or an older one, which finishes first), or just written.

@@ -1,34 +1,27 @@
-// The one door of the operator: `startOperator` runs the Sandbox controller.
-import {
-  CoreV1Api,
-  CustomObjectsApi,
-  type KubeConfig,
-  type KubernetesListObject,
-  type KubernetesObject,
-  type V1PersistentVolumeClaim,
-  type V1Pod,
-} from '@kubernetes/client-node';
+// The one door of the operator: `startOperator` runs its controllers over shared informers.
+import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { GROUP, Labels, Policy, VERSION, type Sandbox } from '../core/index.ts';
+import { Labels, Policy, type Sandbox } from '../core/index.ts';
 import {
-  Informer,
+  Controller,
   LeaderElector,
   PolicyStore,
   SandboxdKeySecret,
   SandboxdLocator,
-  Controller,
-  keyOf,
+  countingKubeConfig,
   ownerByLabel,
+  keyOf,
   type Reconcile,
 } from '../kube/index.ts';
 import { endSpan, type Tracer } from '../telemetry/index.ts';
+import { informersOf, sandboxInformers } from './informers.ts';
 import { OperatorMetrics } from './metrics.ts';
-import { SandboxReconciler } from './reconciler.ts';
+import { SandboxReconciler, type SandboxCaches } from './sandbox/index.ts';
 import type { OperatorSettings } from './settings.ts';
 
 export type { OperatorSettings } from './settings.ts';
 
-export { FINALIZER } from './reconciler.ts';
+export { FINALIZER } from './sandbox/index.ts';
 export { OperatorMetrics } from './metrics.ts';
 
 /**
@@ -66,16 +59,15 @@ export interface RunningOperator {
 }
 
 /**
- * Waits to lead, then fills the caches and reconciles every Sandbox, and again on every
- * change of a Sandbox or of a Pod or claim it owns.
+ * Waits to lead, then fills the shared caches and runs the controllers: each reconciles its
+ * objects on every change of them, of what they own, or of what they read.
  */
 export async function startOperator(o: OperatorOptions): Promise<RunningOperator> {
-  const custom = o.kc.makeApiClient(CustomObjectsApi);
-  const core = o.kc.makeApiClient(CoreV1Api);
-  const ns = o.namespace;
   const metrics = o.metrics ?? new OperatorMetrics();
+  // Every request the operator makes is counted (svc_kube_requests_total{component="operator"}).
+  const kc = countingKubeConfig(o.kc, (verb, resource) => metrics.kubeRequest('operator', verb, resource));
   const elector = new LeaderElector({
-    kc: o.kc,
+    kc,
     logger: o.logger,
     namespace: o.leaseNamespace,
     name: 'svc-operator',
@@ -97,78 +89,50 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     if (!stopping) void stop().then(() => o.onLostLeadership?.());
   });
   metrics.setLeader(true);
+  const fail = async (err: unknown): Promise<never> => {
+    await stop();
+    throw err;
+  };
   // Every sandboxd token is derived from this key, so it exists before the first reconcile.
-  const { key, created } = await new SandboxdKeySecret({ kc: o.kc, namespace: o.leaseNamespace })
+  const { key, created } = await new SandboxdKeySecret({ kc, namespace: o.leaseNamespace })
     .ensure()
-    .catch(async (err: unknown) => {
-      await stop();
-      throw err;
-    });
+    .catch(fail);
   if (created) o.logger.info({ namespace: o.leaseNamespace }, 'created the sandboxd key Secret');
 
-  const base = `/apis/${GROUP}/${VERSION}`;
-  const sandboxes = new Informer<KubernetesObject>({
-    kc: o.kc,
-    logger: o.logger,
-    path: ns ? `${base}/namespaces/${ns}/sandboxes` : `${base}/sandboxes`,
-    list: async () =>
-      (ns
-        ? await custom.listNamespacedCustomObject({
-            group: GROUP,
-            version: VERSION,
-            namespace: ns,
-            plural: 'sandboxes',
-          })
-        : await custom.listClusterCustomObject({
-            group: GROUP,
-            version: VERSION,
-            plural: 'sandboxes',
-          })) as KubernetesListObject<KubernetesObject>,
-  });
-  const labelSelector = Labels.sandbox;
-  const pods = new Informer<V1Pod>({
-    kc: o.kc,
-    logger: o.logger,
-    labelSelector,
-    path: ns ? `/api/v1/namespaces/${ns}/pods` : '/api/v1/pods',
-    list: () =>
-      ns
-        ? core.listNamespacedPod({ namespace: ns, labelSelector })
-        : core.listPodForAllNamespaces({ labelSelector }),
-  });
-  const claims = new Informer<V1PersistentVolumeClaim>({
-    kc: o.kc,
-    logger: o.logger,
-    labelSelector,
-    path: ns ? `/api/v1/namespaces/${ns}/persistentvolumeclaims` : '/api/v1/persistentvolumeclaims',
-    list: () =>
-      ns
-        ? core.listNamespacedPersistentVolumeClaim({ namespace: ns, labelSelector })
-        : core.listPersistentVolumeClaimForAllNamespaces({ labelSelector }),
-  });
-  // Watched, so a policy change reaches the next reconcile at once (see onChange below).
-  const policies = new PolicyStore(o.kc, o.leaseNamespace, (raw) => Policy.parse(raw));
+  const caches = await sandboxInformers(kc, o.logger, o.namespace).catch(fail);
+  // Watched, so a policy change reaches the agent sandboxes at once (see `watches` below).
+  const policies = new PolicyStore(kc, o.leaseNamespace, (raw) => Policy.parse(raw));
   const reconciler = new SandboxReconciler({
-    kc: o.kc,
+    kc,
     settings: o.settings,
-    sandboxes,
-    pods,
-    claims,
+    caches,
     policies,
-    locator: new SandboxdLocator({ kc: o.kc, key: () => Promise.resolve(key) }),
+    locator: new SandboxdLocator({ kc, key: () => Promise.resolve(key) }),
   });
   const wrap = [
     (name: string, r: Reconcile) => metrics.instrument(name, r),
     ...(o.tracer ? [(name: string, r: Reconcile) => traced(o.tracer!, name, r)] : []),
   ];
+  const bySandbox = ownerByLabel(Labels.sandbox);
   // One controller per primary kind, over the informers above (shared, each listed once).
   const controllers = [
     new Controller({
       name: 'sandbox',
-      informer: sandboxes,
+      informer: caches.sandboxes,
       owns: [
-        { informer: pods, owner: ownerByLabel(Labels.sandbox) },
-        { informer: claims, owner: ownerByLabel(Labels.sandbox) },
+        caches.pods,
+        caches.claims,
+        caches.secrets,
+        caches.services,
+        caches.ingresses,
+        caches.networkPolicies,
+      ].map((informer) => ({ informer: informer as never, owner: bySandbox })),
+      watches: [
+        { informer: caches.clusterTemplates, map: (t) => usersOf(caches, 'ClusterSandboxTemplate', t) },
+        { informer: caches.templates, map: (t) => usersOf(caches, 'SandboxTemplate', t) },
+        ...(caches.snapshots.informer
+          ? [{ informer: caches.snapshots.informer, map: (s: KubernetesObject) => clonesOf(caches, s) }]
+          : []),
       ],
       reconcile: reconciler.reconcile,
       maxConcurrent: SANDBOX_MAX_CONCURRENT,
@@ -178,25 +142,47 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   ];
   metrics.observe({
     controllers: () => controllers,
-    phases: () => sandboxes.list().map((s) => (s as Sandbox).status?.phase),
+    phases: () => caches.sandboxes.list().map((s) => (s as Sandbox).status?.phase),
   });
   const sandboxController = controllers[0]!;
   // A changed policy may change the invoke cap of every agent sandbox: each is reconciled again.
   policies.onChange(() => {
-    for (const s of sandboxes.list())
+    for (const s of caches.sandboxes.list())
       if ((s as Sandbox).spec?.mode === 'agent') sandboxController.enqueue(keyOf(s));
   });
+  const informers = informersOf(caches);
   stopAll.push(
-    () => sandboxes.stop(),
-    () => pods.stop(),
-    () => claims.stop(),
+    ...informers.map((i) => () => i.stop()),
     () => policies.stop(),
     ...controllers.map((c) => () => c.stop()),
   );
-  await Promise.all([pods.start(), claims.start(), policies.start(o.logger)]);
-  await sandboxes.start();
-  o.logger.info({ namespace: ns ?? '(all)' }, 'operator started');
+  // The primary kind last, so its first reconciles find what they own already cached.
+  await Promise.all([
+    ...informers.filter((i) => i !== caches.sandboxes).map((i) => i.start()),
+    policies.start(o.logger),
+  ]).catch(fail);
+  await caches.sandboxes.start().catch(fail);
+  o.logger.info({ namespace: o.namespace ?? '(all)' }, 'operator started');
   return { stop, metrics };
+}
+
+/** The sandboxes that name the template `t` of `kind`. */
+function usersOf(caches: SandboxCaches, kind: string, t: KubernetesObject): string[] {
+  return caches.sandboxes
+    .list(t.metadata?.namespace)
+    .filter((s) => {
+      const ref = (s as Sandbox).spec?.templateRef;
+      return ref?.kind === kind && ref.name === t.metadata?.name;
+    })
+    .map(keyOf);
+}
+
+/** The sandboxes cloned from the VolumeSnapshot `s`. */
+function clonesOf(caches: SandboxCaches, s: KubernetesObject): string[] {
+  return caches.sandboxes
+    .list(s.metadata?.namespace)
+    .filter((x) => (x as Sandbox).spec?.cloneFromSnapshot === s.metadata?.name)
+    .map(keyOf);
 }
 
 /** `reconcile` in a `svc.reconcile` span whose `outcome` is `ok`, `requeue` or `error`. */

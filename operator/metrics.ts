@@ -25,6 +25,7 @@ export class OperatorMetrics {
   readonly #reconciles: Counter<'controller' | 'result'>;
   readonly #errors: Counter<'controller'>;
   readonly #duration: Histogram<'controller'>;
+  readonly #requests: Counter<'component' | 'verb' | 'resource'>;
   #sources: OperatorSources | undefined;
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
@@ -54,6 +55,12 @@ export class OperatorMetrics {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     });
+    this.#requests = new Counter({
+      name: 'svc_kube_requests_total',
+      help: 'Requests to the Kubernetes apiserver by component, verb and resource (watches count when opened)',
+      labelNames: ['component', 'verb', 'resource'],
+      registers,
+    });
     const depth = new Gauge({
       name: 'svc_workqueue_depth',
       help: 'Keys waiting or being reconciled (leader only)',
@@ -77,6 +84,11 @@ export class OperatorMetrics {
       },
     });
     if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** One request of `component` to the apiserver (see `countingKubeConfig`). */
+  kubeRequest(component: string, verb: string, resource: string): void {
+    this.#requests.inc({ component, verb, resource });
   }
 
   /** Leadership won (1) or lost or given up (0). */

@@ -14,8 +14,9 @@ export class SandboxPatcher {
     this.#custom = kc.makeApiClient(CustomObjectsApi);
   }
 
-  async patch(sandbox: Sandbox, body: object): Promise<void> {
-    await this.#custom.patchNamespacedCustomObject({ ...ref(sandbox), body }, mergePatch);
+  /** Returns the Sandbox as the apiserver stored it. */
+  async patch(sandbox: Sandbox, body: object): Promise<Sandbox> {
+    return (await this.#custom.patchNamespacedCustomObject({ ...ref(sandbox), body }, mergePatch)) as Sandbox;
   }
 
   async patchStatus(sandbox: Sandbox, status: object): Promise<void> {

@@ -5,3 +5,4 @@ export * from './template.ts';
 export * from './resource.ts';
 export * from './names.ts';
 export * from './lifetime.ts';
+export * from './verdict.ts';

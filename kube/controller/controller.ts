@@ -12,6 +12,12 @@ export interface Owned {
   owner: OwnerKey;
 }
 
+/** A kind read by a controller: its informer, and the keys one of its objects concerns. */
+export interface Watched {
+  informer: Informer<KubernetesObject>;
+  map: (obj: KubernetesObject) => Iterable<string>;
+}
+
 export interface ControllerOptions {
   /** Names the controller on its logs, metrics and spans. */
   name: string;
@@ -19,6 +25,11 @@ export interface ControllerOptions {
   informer: Informer<KubernetesObject>;
   /** Kinds it owns: a change of one reconciles its owner. */
   owns?: Owned[];
+  /**
+   * Kinds it reads but does not own (templates, policies, snapshots): a change of one
+   * reconciles every key `map` names for it (controller-runtime's `EnqueueRequestsFromMapFunc`).
+   */
+  watches?: Watched[];
   reconcile: Reconcile;
   /** Reconciles of this controller running at once. */
   maxConcurrent?: number;
@@ -48,6 +59,11 @@ export class Controller {
       owned.informer.onChange((obj) => {
         const key = owned.owner(obj);
         if (key) this.#queue.add(key);
+      });
+    }
+    for (const watched of o.watches ?? []) {
+      watched.informer.onChange((obj) => {
+        for (const key of watched.map(obj)) this.#queue.add(key);
       });
     }
   }

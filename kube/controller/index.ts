@@ -6,9 +6,11 @@ export {
   ownerByReference,
   type ControllerOptions,
   type Owned,
+  type Watched,
   type OwnerKey,
 } from './controller.ts';
 export { WorkQueue, type Reconcile, type WorkQueueOptions } from './queue.ts';
 export { mergePatch, jsonPatch } from './patch.ts';
 export { setCondition, type ConditionInput } from './conditions.ts';
 export { LeaderElector, type LeaderElectionOptions } from './leader.ts';
+export { countingKubeConfig, describeRequest, type RequestListener } from './requests.ts';

@@ -1,4 +1,4 @@
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { Annotations, GROUP, SandboxPod, sandboxdToken } from '../../core/index.ts';
 import { SandboxdClient } from './client.ts';
 import type { SandboxdKeySource } from './key.ts';
@@ -53,6 +53,17 @@ export class SandboxdLocator {
         throw new SandboxdUnavailable(`sandbox ${sandbox} has no Pod`);
       throw err;
     });
+    const client = await this.forPod(pod);
+    this.#cache.set(key, { at: Date.now(), uid: pod.metadata?.uid ?? '', client });
+    return client;
+  }
+
+  /**
+   * The sandboxd of a Pod the caller already holds (the operator's informer): no read, and
+   * nothing kept, since the caller's cache is the newer one.
+   */
+  async forPod(pod: V1Pod): Promise<SandboxdClient> {
+    const { name: sandbox = '', namespace = '' } = pod.metadata ?? {};
     const address =
       pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
       (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined);
@@ -61,9 +72,7 @@ export class SandboxdLocator {
       (r) => r.kind === 'Sandbox' && r.apiVersion.startsWith(`${GROUP}/`),
     );
     if (!owner) throw new SandboxdUnavailable(`sandbox ${sandbox}'s Pod is not owned by a Sandbox`);
-    const client = new SandboxdClient({ address, token: await this.token(namespace, sandbox, owner.uid) });
-    this.#cache.set(key, { at: Date.now(), uid: pod.metadata?.uid ?? '', client });
-    return client;
+    return new SandboxdClient({ address, token: await this.token(namespace, sandbox, owner.uid) });
   }
 
   /** Drops a cached address, after a call to it failed. */

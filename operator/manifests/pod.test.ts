@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import type { Sandbox } from '../core/index.ts';
-import { sandboxPod } from './manifests.ts';
-import type { OperatorSettings } from './settings.ts';
+import type { Sandbox } from '../../core/index.ts';
+import { sandboxPod } from './pod.ts';
+import type { OperatorSettings } from '../settings.ts';
 
 const settings: OperatorSettings = {
   sandboxdImage: 'svc:test',

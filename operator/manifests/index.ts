@@ -1,0 +1,6 @@
+// The objects a Sandbox owns, as pure functions of the Sandbox, its resolved template and
+// the operator's settings. The reconciler creates them and keeps them correct.
+export { SPEC_HASH } from './meta.ts';
+export { tokenSecret, workspaceClaim } from './storage.ts';
+export { sandboxPod, MEMORY_ADDRESS, MEMORY_DATA_DIR } from './pod.ts';
+export { networkPolicy, networkPolicyName, portService, portIngress } from './network.ts';

@@ -1,0 +1,24 @@
+import { FINALIZER } from './finalizer.ts';
+import type { Pass } from './context.ts';
+import { removeOwned } from './owned.ts';
+
+/** How soon a deleted sandbox whose Pod is still stopping is looked at again. */
+const POD_GONE_RECHECK_MS = 500;
+
+/**
+ * Deletion: what the Sandbox owns goes (the owned-kinds table, Pod first), then the
+ * finalizer, but only once its Pod has stopped, so nothing of it runs on unseen.
+ */
+export async function finalize(pass: Pass): Promise<number | void> {
+  const { sandbox } = pass;
+  if (!sandbox.metadata.finalizers?.includes(FINALIZER)) return;
+  await removeOwned(pass);
+  if (pass.d.caches.pods.get(pass.name, pass.namespace)) return POD_GONE_RECHECK_MS;
+  await pass.d.patcher.patch(sandbox, {
+    metadata: {
+      finalizers: (sandbox.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),
+      resourceVersion: sandbox.metadata.resourceVersion,
+    },
+  });
+  pass.log.info('sandbox deleted');
+}

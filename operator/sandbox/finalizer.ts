@@ -1,0 +1,20 @@
+import type { Sandbox } from '../../core/index.ts';
+import type { Pass } from './context.ts';
+
+export const FINALIZER = 'svc.io/finalizer';
+
+/**
+ * Puts the finalizer on a new Sandbox before anything it owns exists, so its deletion
+ * always waits for the cleanup. The pass goes on with the patched object (its
+ * resourceVersion), rather than waiting for the watch to bring it back.
+ */
+export async function addFinalizer(pass: Pass): Promise<Sandbox> {
+  const { sandbox } = pass;
+  if (sandbox.metadata.finalizers?.includes(FINALIZER)) return sandbox;
+  return pass.d.patcher.patch(sandbox, {
+    metadata: {
+      finalizers: [...(sandbox.metadata.finalizers ?? []), FINALIZER],
+      resourceVersion: sandbox.metadata.resourceVersion,
+    },
+  });
+}

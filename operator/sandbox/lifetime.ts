@@ -1,0 +1,44 @@
+import { EXPIRED, isExpired, sandboxExpiry } from '../../core/index.ts';
+import { templateOf, type Pass, type StepResult } from './context.ts';
+import { Pod, remove } from './owned.ts';
+
+/**
+ * The lifetime of the running Pod (`timeout`, `idleTimeout`): when it runs out the sandbox
+ * stops through status alone, never spec (a GitOps tool would put spec back and restart
+ * it). The Pod goes on the next pass, once the cache holds this status, so no pass ever sees
+ * the Pod gone without the expiry and creates it again.
+ */
+export async function checkLifetime(pass: Pass): Promise<StepResult> {
+  const { sandbox } = pass;
+  pass.pod = pass.d.caches.pods.get(pass.name, pass.namespace);
+  const pod = pass.pod;
+  if (sandbox.spec.stopped || isExpired(sandbox) || pod?.metadata?.deletionTimestamp) return {};
+  const created = pod?.metadata?.creationTimestamp;
+  const expiry = sandboxExpiry(
+    sandbox,
+    templateOf(pass),
+    created ? new Date(created) : undefined,
+    pass.d.now(),
+  );
+  if (!expiry.expired) return { requeueMs: expiry.requeueAfter };
+  await pass.d.event(pass, 'Normal', expiry.reason, expiry.message);
+  return { stage: { kind: 'Expired', reason: expiry.reason, message: expiry.message } };
+}
+
+/** A stopped sandbox (spec.stopped, or expired and not resumed since): its Pod goes. */
+export async function stopIfStopped(pass: Pass): Promise<StepResult> {
+  const { sandbox, pod } = pass;
+  const expired = isExpired(sandbox);
+  if (!sandbox.spec.stopped && !expired) return {};
+  if (pod && !pod.metadata?.deletionTimestamp) await remove(pass, Pod, pass.name);
+  const recorded = sandbox.status?.conditions?.find((c) => c.type === 'Stopped' && c.status === 'True');
+  return { stage: { kind: 'Stopping', podGone: !pod, stoppedMessage: recorded?.message, expired } };
+}
+
+/** `Expired` back to False once a resume brought the sandbox back (when it ever expired). */
+export function resumedCondition(pass: Pass): StepResult {
+  const expired = pass.sandbox.status?.conditions?.some((c) => c.type === EXPIRED && c.status === 'True');
+  return expired
+    ? { conditions: [{ type: EXPIRED, ok: false, reason: 'Resumed', message: 'resumed after it expired' }] }
+    : {};
+}

@@ -1,0 +1,119 @@
+import { CoreV1Api, NetworkingV1Api, type KubeConfig } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import {
+  sandboxVerdict,
+  type Policy,
+  type Sandbox,
+  type Stage,
+  type StepCondition,
+} from '../../core/index.ts';
+import { splitKey, type PolicyStore, type SandboxdLocator } from '../../kube/index.ts';
+import { AgentConfigurer } from '../agent.ts';
+import { SandboxPatcher } from '../sandbox-patch.ts';
+import type { OperatorSettings } from '../settings.ts';
+import type { Pass, SandboxCaches, SandboxDeps, Step } from './context.ts';
+import { eventRecorder } from './events.ts';
+import { finalize } from './finalize.ts';
+import { addFinalizer } from './finalizer.ts';
+import { checkLifetime, stopIfStopped } from './lifetime.ts';
+import { ensureNetworkPolicy } from './network-policy.ts';
+import { ensurePod } from './pod.ts';
+import { ensurePorts } from './ports.ts';
+import { whileRunning } from './running.ts';
+import { writeStatus } from './status.ts';
+import { resolveTemplate } from './template.ts';
+import { ensureToken } from './token.ts';
+import { ensureVolume } from './volume.ts';
+
+/**
+ * The steps of one pass, in order. Each reads the caches, writes only what differs, and
+ * says its conditions and when to look again; the first that returns a stage ends the pass.
+ * Every step is idempotent (create when missing, 409 means done), so a restart mid-way never
+ * duplicates anything.
+ */
+export const SANDBOX_STEPS: readonly Step[] = [
+  resolveTemplate,
+  ensureToken,
+  ensureNetworkPolicy,
+  ensurePorts,
+  // Where the workload comes from: the workspace claim, then (after the lifetime and stop
+  // checks) the Pod. A step that hands over an already started claim and Pod goes here.
+  ensureVolume,
+  checkLifetime,
+  stopIfStopped,
+  ensurePod,
+  whileRunning,
+];
+
+/** Stages at which the pass got as far as the sandbox Pod (`status.podName` names it). */
+const WITH_POD = new Set<Stage['kind']>(['Waiting', 'PodFailing', 'Running']);
+
+export interface SandboxReconcilerOptions {
+  kc: KubeConfig;
+  settings: OperatorSettings;
+  caches: SandboxCaches;
+  policies: PolicyStore<Policy>;
+  locator: SandboxdLocator;
+  now?: () => Date;
+}
+
+/** The Sandbox controller's reconcile: the steps above, then the status they add up to. */
+export class SandboxReconciler {
+  readonly #d: SandboxDeps;
+
+  constructor(o: SandboxReconcilerOptions) {
+    const now = o.now ?? (() => new Date());
+    const core = o.kc.makeApiClient(CoreV1Api);
+    const event = eventRecorder(core, now);
+    const agent = new AgentConfigurer({
+      kc: o.kc,
+      policies: o.policies,
+      locator: o.locator,
+      now,
+      event: (log, sandbox, type, reason, message) =>
+        event(passOf(this.#d, sandbox, log), type, reason, message),
+    });
+    this.#d = {
+      core,
+      net: o.kc.makeApiClient(NetworkingV1Api),
+      patcher: new SandboxPatcher(o.kc),
+      caches: o.caches,
+      settings: o.settings,
+      policies: o.policies,
+      locator: o.locator,
+      now,
+      event,
+      agent: (pass, template, pod) => agent.reconcile(pass.log, pass.sandbox, template, pod),
+    };
+  }
+
+  /** One pass; `log` is the pass's own logger (it carries the key), used for all it logs. */
+  reconcile = async (key: string, log: Logger): Promise<number | void> => {
+    const { namespace, name } = splitKey(key);
+    const cached = this.#d.caches.sandboxes.get(name, namespace) as unknown as Sandbox | undefined;
+    if (!cached) return;
+    if (cached.metadata.deletionTimestamp) return finalize(passOf(this.#d, cached, log));
+    const sandbox = await addFinalizer(passOf(this.#d, cached, log));
+    const pass = passOf(this.#d, sandbox, log);
+    const conditions: StepCondition[] = [];
+    const requeues: number[] = [];
+    let stage: Stage = { kind: 'Running' };
+    for (const step of SANDBOX_STEPS) {
+      const result = (await step(pass)) ?? {};
+      conditions.push(...(result.conditions ?? []));
+      if (result.requeueMs !== undefined) requeues.push(result.requeueMs);
+      if (result.stage) {
+        stage = result.stage;
+        break;
+      }
+    }
+    const verdict = sandboxVerdict(stage, sandbox.status?.phase);
+    await writeStatus(pass, verdict, conditions, WITH_POD.has(stage.kind));
+    return requeues.length > 0 ? Math.min(...requeues) : undefined;
+  };
+}
+
+function passOf(d: SandboxDeps, sandbox: Sandbox, log: Logger): Pass {
+  const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+  return { sandbox, namespace, name, log, d };
+}

@@ -1,0 +1,57 @@
+import type { V1Pod } from '@kubernetes/client-node';
+import type { StepCondition } from '../../core/index.ts';
+import { templateOf, type Pass, type StepResult } from './context.ts';
+import { resumedCondition } from './lifetime.ts';
+
+/** How often a running sandbox's template process is looked at through sandboxd. */
+const TEMPLATE_PROCESS_CHECK_MS = 5_000;
+
+/** What a Running sandbox adds: the agent harness, its template process, a resume noted. */
+export async function whileRunning(pass: Pass): Promise<StepResult> {
+  const pod = pass.pod!;
+  const agentMs = await pass.d.agent(pass, templateOf(pass), pod).catch((err: unknown) => {
+    // Configure trouble never takes a running sandbox down: log it and look again soon.
+    pass.log.warn({ err }, 'agent configure pass failed');
+    return 5_000;
+  });
+  const process = await templateProcess(pass, pod);
+  const requeues = [agentMs, process?.requeueMs].filter((x): x is number => x !== undefined);
+  return {
+    conditions: [...(process ? [process.condition] : []), ...(resumedCondition(pass).conditions ?? [])],
+    requeueMs: requeues.length > 0 ? Math.min(...requeues) : undefined,
+  };
+}
+
+/**
+ * The template's own process, as sandboxd (its supervisor) reports it: a restart count that
+ * grew since the last look becomes a `TemplateProcessRestarted` event, and the count stays
+ * on the `TemplateProcess` condition. The Pod says nothing of it (sandboxd, its PID 1, stays
+ * up), so a sandbox with a template command is looked at again every few seconds.
+ */
+async function templateProcess(
+  pass: Pass,
+  pod: V1Pod,
+): Promise<{ condition: StepCondition; requeueMs: number } | undefined> {
+  const template = templateOf(pass);
+  if ([...(template.command ?? []), ...(template.args ?? [])].length === 0) return undefined;
+  const health = await pass.d.locator
+    .forPod(pod)
+    .then((c) => c.status())
+    .catch(() => undefined);
+  const restarts = health?.template?.restarts;
+  if (restarts === undefined) return undefined;
+  const previous = pass.sandbox.status?.conditions?.find((c) => c.type === 'TemplateProcess');
+  const before = Number(/restarted (\d+) time/.exec(previous?.message ?? '')?.[1] ?? 0);
+  const message = `the template's process restarted ${restarts} time${restarts === 1 ? '' : 's'}`;
+  if (restarts > before)
+    await pass.d.event(pass, 'Warning', 'TemplateProcessRestarted', `${message}; sandboxd restarted it`);
+  return {
+    condition: {
+      type: 'TemplateProcess',
+      ok: health!.template!.running,
+      reason: restarts > 0 ? 'Restarted' : 'Running',
+      message,
+    },
+    requeueMs: TEMPLATE_PROCESS_CHECK_MS,
+  };
+}

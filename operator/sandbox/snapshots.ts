@@ -1,0 +1,65 @@
+import { CustomObjectsApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import { Informer, isStatus } from '../../kube/index.ts';
+
+const SNAPSHOTS = { group: 'snapshot.storage.k8s.io', version: 'v1', plural: 'volumesnapshots' };
+
+/** The parts of a VolumeSnapshot a clone reads. */
+export interface VolumeSnapshot extends KubernetesObject {
+  spec?: { source?: { persistentVolumeClaimName?: string } };
+  status?: { readyToUse?: boolean };
+}
+
+/**
+ * VolumeSnapshots, for clones. Their CRD is optional in a cluster: when it is installed
+ * they are watched (`informer`, and a snapshot that becomes ready reconciles its clones at
+ * once); when it is not, each read is a GET and the clone step polls.
+ */
+export interface Snapshots {
+  informer?: Informer<VolumeSnapshot>;
+  get(namespace: string, name: string): Promise<VolumeSnapshot | undefined>;
+}
+
+/** Watches VolumeSnapshots when the apiserver serves them (one list tells), else reads by GET. */
+export async function snapshotSource(kc: KubeConfig, logger: Logger, namespace?: string): Promise<Snapshots> {
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const list = async () =>
+    (namespace
+      ? await custom.listNamespacedCustomObject({ ...SNAPSHOTS, namespace })
+      : await custom.listClusterCustomObject(SNAPSHOTS)) as { items: KubernetesObject[] };
+  const served = await list().then(
+    () => true,
+    (err: unknown) => {
+      if (isStatus(err, 404)) return false;
+      throw err;
+    },
+  );
+  if (!served) {
+    logger.info('no VolumeSnapshot CRD: clones poll their snapshot');
+    return {
+      get: async (ns, name) => {
+        try {
+          return (await custom.getNamespacedCustomObject({
+            ...SNAPSHOTS,
+            namespace: ns,
+            name,
+          })) as VolumeSnapshot;
+        } catch (err) {
+          if (isStatus(err, 404)) return undefined;
+          throw err;
+        }
+      },
+    };
+  }
+  const base = `/apis/${SNAPSHOTS.group}/${SNAPSHOTS.version}`;
+  const informer = new Informer<VolumeSnapshot>({
+    kc,
+    logger,
+    path: namespace ? `${base}/namespaces/${namespace}/volumesnapshots` : `${base}/volumesnapshots`,
+    list,
+  });
+  return {
+    informer,
+    get: (ns, name) => Promise.resolve(informer.get(name, ns)),
+  };
+}

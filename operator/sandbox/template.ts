@@ -1,0 +1,29 @@
+import type { SandboxTemplate } from '../../core/index.ts';
+import type { Pass, StepResult } from './context.ts';
+
+/**
+ * The template the sandbox names, from the template informers (a template's change
+ * reconciles the sandboxes that use it, so a missing one needs no polling).
+ */
+export function resolveTemplate(pass: Pass): StepResult {
+  const ref = pass.sandbox.spec.templateRef;
+  const caches = pass.d.caches;
+  const found = (
+    ref.kind === 'SandboxTemplate'
+      ? caches.templates.get(ref.name, pass.namespace)
+      : caches.clusterTemplates.get(ref.name)
+  ) as SandboxTemplate | undefined;
+  if (!found) {
+    const message = `${ref.kind} "${ref.name}" not found`;
+    return {
+      conditions: [{ type: 'TemplateResolved', ok: false, reason: 'TemplateNotFound', message }],
+      stage: { kind: 'TemplateNotFound', message },
+    };
+  }
+  pass.template = found.spec;
+  return {
+    conditions: [
+      { type: 'TemplateResolved', ok: true, reason: 'Resolved', message: `${ref.kind}/${ref.name}` },
+    ],
+  };
+}

@@ -1,0 +1,62 @@
+import { workspaceClaimName } from '../../core/index.ts';
+import { workspaceClaim } from '../manifests/index.ts';
+import { templateOf, type Pass, type StepResult, type VolumeState } from './context.ts';
+import { Claim, ensure } from './owned.ts';
+
+/**
+ * The workspace claim: created when missing; a clone's only once its VolumeSnapshot is
+ * ready, and `Error` when it does not become ready in time. Its state goes to the Pod step.
+ */
+export async function ensureVolume(pass: Pass): Promise<StepResult> {
+  const { sandbox, namespace, name } = pass;
+  const snapshotName = sandbox.spec.cloneFromSnapshot;
+  const claimName = workspaceClaimName(name);
+  const existing = pass.d.caches.claims.get(claimName, namespace);
+  const hydrating = `hydrating the workspace from VolumeSnapshot "${snapshotName}"`;
+  const pending = snapshotName ? hydrating : `waiting for claim ${claimName} to bind`;
+  const volume = (v: VolumeState): StepResult => {
+    pass.volume = v;
+    const reason = v.bound ? 'Bound' : snapshotName ? 'Hydrating' : 'Pending';
+    return {
+      conditions: [{ type: 'VolumeReady', ok: v.bound, reason, message: v.message }],
+      requeueMs: v.waitMs,
+    };
+  };
+  if (existing?.status?.phase === 'Bound')
+    return volume({ bound: true, message: `claim ${claimName} is bound` });
+  if (existing) return volume({ bound: false, message: pending });
+
+  let clone: { snapshot: string; storageClassName?: string } | undefined;
+  if (snapshotName) {
+    const settings = pass.d.settings;
+    const snapshot = await pass.d.caches.snapshots.get(namespace, snapshotName);
+    const waitedMs = pass.d.now().getTime() - Date.parse(String(sandbox.metadata.creationTimestamp));
+    if (!snapshot?.status?.readyToUse) {
+      if (waitedMs > settings.snapshotWaitSeconds * 1000) {
+        const message = snapshot
+          ? `VolumeSnapshot "${snapshotName}" did not become ready within ${settings.snapshotWaitSeconds}s`
+          : `VolumeSnapshot "${snapshotName}" not found in namespace ${namespace}`;
+        return {
+          conditions: [{ type: 'VolumeReady', ok: false, reason: 'SnapshotUnavailable', message }],
+          stage: { kind: 'VolumeFailed', message },
+        };
+      }
+      // Watched snapshots reconcile their clones when they change; this is the deadline (and,
+      // without the CRD, polling: soon while the clone is young, then every 5 s).
+      const waitMs = pass.d.caches.snapshots.informer
+        ? settings.snapshotWaitSeconds * 1000 - waitedMs + 50
+        : Math.min(5000, Math.max(200, Math.round(waitedMs / 10)));
+      return volume({ bound: false, message: hydrating, waitMs });
+    }
+    const sourceClaim = snapshot.spec?.source?.persistentVolumeClaimName;
+    const source = sourceClaim
+      ? (pass.d.caches.claims.get(sourceClaim, namespace) ??
+        (await pass.d.core
+          .readNamespacedPersistentVolumeClaim({ name: sourceClaim, namespace })
+          .catch(() => undefined)))
+      : undefined;
+    clone = { snapshot: snapshotName, storageClassName: source?.spec?.storageClassName };
+  }
+  await ensure(pass, Claim, workspaceClaim(sandbox, templateOf(pass), clone));
+  return volume({ bound: false, message: pending });
+}
