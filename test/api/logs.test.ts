@@ -1,5 +1,7 @@
 // Logs end to end: a template whose process writes to stdout and stderr, run by the real
 // sandboxd under devnode; the API reads what sandboxd keeps and follows what comes next.
+import { readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import {
@@ -15,7 +17,7 @@ import { waitFor } from '../controlplane/index.ts';
 import { SLOW, createAs, reachable, sse } from './code-mode.ts';
 
 const ns = useNamespace('logs');
-useDevnode(ns);
+const devnode = useDevnode(ns);
 // The template's own process: a line on each stream, then a numbered tick on stdout 5 times
 // a second, for ever.
 const template = useClusterTemplate('logs', ns, {
@@ -79,6 +81,20 @@ describe('logs', () => {
     for (let i = 1; i < logs.entries.length; i++)
       expect(logs.entries[i]!.stream).not.toBe(logs.entries[i - 1]!.stream);
   }, 60_000);
+
+  test('the container log still gets the template process’s output (sandboxd tees it)', async () => {
+    // devnode keeps each container's log at <dataDir>/pods/<uid prefix>/logs/<container>.log.
+    const pods = join(devnode.dataDir, 'pods');
+    const files: string[] = [];
+    for (const pod of await readdir(pods)) {
+      const logs = await readdir(join(pods, pod, 'logs')).catch(() => []);
+      files.push(...logs.filter((f) => f.endsWith('.log')).map((f) => join('pods', pod, 'logs', f)));
+    }
+    const texts = await Promise.all(files.map((f) => readFile(join(devnode.dataDir, f), 'utf8')));
+    const container = texts.find((t) => t.includes('warned ünïcödé\n'));
+    expect(container, `container logs: ${files.join(', ')}`).toBeDefined();
+    expect(container).toMatch(/started\n[^]*tick 1\n/);
+  }, 30_000);
 
   test('follow: the kept output as log events, then new output as it is written', async () => {
     const before = ticks(text((await tail()).body, 'stdout')).at(-1) ?? 0;
