@@ -7,6 +7,7 @@ import { kubeHttpError } from './cluster/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { HttpError, errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
+import { execRoutes } from './exec/index.ts';
 import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { requestLog } from './logging/index.ts';
@@ -58,6 +59,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', portRoutes(deps));
   v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/sandboxes', agentRoutes(deps));
+  v1.route('/sandboxes', execRoutes(deps));
   v1.route('/secrets', secretRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));

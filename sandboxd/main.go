@@ -152,14 +152,15 @@ func serve(args []string) int {
 	reaper := newReaper()
 	env := runEnvironment(os.Environ())
 	runs := newRegistry(c.grace, c.maxConcurrentInvokes, env, reaper)
-	srv := &server{authorized: bearerChecker(c.token), workspace: c.workspace, keepalive: c.keepalive, runs: runs}
+	srv := &server{authorized: bearerChecker(c.token), workspace: c.workspace, keepalive: c.keepalive, runs: runs,
+		logs: newLogRing(templateLogBytes)}
 	ln, err := listen(c.listen)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "sandboxd: cannot listen on %s: %v\n", c.listen, err)
 		return 1
 	}
 	if len(c.command) > 0 {
-		srv.template = startTemplate(c.command, c.workspace, env, reaper, c.grace)
+		srv.template = startTemplate(c.command, c.workspace, env, reaper, c.grace, srv.logs)
 	}
 	httpServer := &http.Server{Handler: srv}
 	go func() { _ = httpServer.Serve(ln) }()

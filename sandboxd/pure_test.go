@@ -117,7 +117,7 @@ func TestTheCap(t *testing.T) {
 		{spec: spec("a", kindInvoke), conflict: true},
 		{spec: spec("b", kindInvoke)},
 		{spec: spec("c", kindInvoke), wantLimit: 2, wantSeen: 2},
-		{spec: spec("d", kindExec)},    // exec is not capped
+		{spec: spec("d", kindExec)},    // exec has a cap of its own
 		{spec: spec("e", kindInstall)}, // nor install
 	}
 	for i, s := range steps {

@@ -104,10 +104,13 @@ type run struct {
 }
 
 // capExceeded is the refusal of a run over its kind's cap.
-type capExceeded struct{ limit, inflight int }
+type capExceeded struct {
+	limit, inflight int
+	kind            string
+}
 
 func (e *capExceeded) Error() string {
-	return fmt.Sprintf("this sandbox runs at most %d concurrent invokes and %d are in flight; retry after 5 seconds", e.limit, e.inflight)
+	return fmt.Sprintf("this sandbox runs at most %d concurrent %ss and %d are in flight; retry after 5 seconds", e.limit, e.kind, e.inflight)
 }
 
 // runConflict: a run of that id is already in flight.
@@ -117,7 +120,8 @@ func (e *runConflict) Error() string { return "run " + e.id + " is already in fl
 
 // registry holds the processes sandboxd runs, by run id. Each runs in its own process group,
 // so cancel, timeout and shutdown signal the whole tree: SIGTERM, then SIGKILL after the
-// grace period. Caps are per kind (only invoke has one today). Install runs are recorded,
+// grace period. Caps are per kind (invoke's is the sandbox's maxConcurrentInvokes, exec's a
+// fixed maxConcurrentExecs). Install runs are recorded,
 // and the records of the last few finished ones kept, so another client can attach.
 type registry struct {
 	mu           sync.Mutex
@@ -138,7 +142,7 @@ type finishedLog struct {
 func newRegistry(grace time.Duration, maxConcurrentInvokes int, baseEnv []string, r *reaper) *registry {
 	return &registry{
 		runs:    map[string]*run{},
-		caps:    map[string]int{kindInvoke: maxConcurrentInvokes},
+		caps:    map[string]int{kindInvoke: maxConcurrentInvokes, kindExec: maxConcurrentExecs},
 		grace:   grace,
 		baseEnv: baseEnv,
 		reaper:  r,
@@ -178,7 +182,7 @@ func (g *registry) admit(spec runSpec) (*run, error) {
 	}
 	if limit := g.caps[spec.Kind]; limit > 0 {
 		if n := g.inflightLocked(spec.Kind); n >= limit {
-			return nil, &capExceeded{limit, n}
+			return nil, &capExceeded{limit, n, spec.Kind}
 		}
 	}
 	r := &run{id: spec.RunID, kind: spec.Kind, startedAt: time.Now()}

@@ -23,6 +23,7 @@ type server struct {
 	keepalive  time.Duration
 	runs       *registry
 	template   *templateProcess // nil without a template command
+	logs       *logRing         // the template process's recent output
 }
 
 var (
@@ -77,6 +78,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}{s.runs.list(), s.runs.capOf(kindInvoke)})
 	case r.Method == http.MethodPut && uri == "/files":
 		s.putFiles(w, r)
+	case r.Method == http.MethodGet && r.URL.Path == "/logs":
+		s.serveLogs(w, r)
 	case r.Method == http.MethodPut && uri == "/limits":
 		s.putLimits(w, r)
 	default:

@@ -17,14 +17,16 @@ const (
 )
 
 // templateProcess is the template's own command, started by sandboxd as its child with the
-// container's stdio, in its own process group, and restarted with a backoff whenever it
-// ends. restarts counts those restarts; sandboxd reports it on /healthz.
+// container's stdin, in its own process group, and restarted with a backoff whenever it
+// ends. Its stdout and stderr go to the container's (teed through logs, which keeps the
+// recent output for GET /logs). restarts counts those restarts; sandboxd reports it on /healthz.
 type templateProcess struct {
 	argv   []string
 	dir    string
 	env    []string
 	reaper *reaper
 	grace  time.Duration
+	logs   *logRing
 
 	mu       sync.Mutex
 	pid      int
@@ -39,8 +41,8 @@ type templateStatus struct {
 	Restarts int  `json:"restarts"`
 }
 
-func startTemplate(argv []string, dir string, env []string, r *reaper, grace time.Duration) *templateProcess {
-	t := &templateProcess{argv: argv, dir: dir, env: env, reaper: r, grace: grace,
+func startTemplate(argv []string, dir string, env []string, r *reaper, grace time.Duration, logs *logRing) *templateProcess {
+	t := &templateProcess{argv: argv, dir: dir, env: env, reaper: r, grace: grace, logs: logs,
 		wake: make(chan struct{}), done: make(chan struct{})}
 	go t.supervise()
 	return t
@@ -95,19 +97,41 @@ func (t *templateProcess) once() (syscall.WaitStatus, error) {
 	if err != nil {
 		return 0, err
 	}
-	t.mu.Lock()
-	if t.stopping {
-		t.mu.Unlock()
-		return 0, nil
-	}
-	pid, exited, err := t.reaper.start(func() (int, error) {
-		return spawnProcess(path, t.argv, t.dir, t.env, []*os.File{os.Stdin, os.Stdout, os.Stderr})
-	})
-	t.pid = pid
-	t.mu.Unlock()
+	outR, outW, err := os.Pipe()
 	if err != nil {
 		return 0, err
 	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		outR.Close()
+		outW.Close()
+		return 0, err
+	}
+	t.mu.Lock()
+	if t.stopping {
+		t.mu.Unlock()
+		outR.Close()
+		outW.Close()
+		errR.Close()
+		errW.Close()
+		return 0, nil
+	}
+	pid, exited, err := t.reaper.start(func() (int, error) {
+		return spawnProcess(path, t.argv, t.dir, t.env, []*os.File{os.Stdin, outW, errW})
+	})
+	t.pid = pid
+	t.mu.Unlock()
+	outW.Close()
+	errW.Close()
+	if err != nil {
+		outR.Close()
+		errR.Close()
+		return 0, err
+	}
+	// Each tee ends when every holder of its pipe's write end is gone: the process and any
+	// child it left running. A restart does not wait for them.
+	go t.logs.tee(stdout, outR, os.Stdout)
+	go t.logs.tee(stderr, errR, os.Stderr)
 	return <-exited, nil
 }
 

@@ -104,7 +104,7 @@ const tooLarge = () =>
 class Spool {
   readonly #dir: string;
   readonly #handle: FileHandle;
-  readonly #files: { size: number; hash: Hash; done: boolean }[] = [];
+  readonly #files: { size: number; hash: Hash; done: boolean; base64?: Base64Decoder }[] = [];
   readonly #paths: (string | undefined)[] = [];
   #pending: string[] = [];
   #current = -1;
@@ -134,10 +134,19 @@ class Spool {
       ]);
   }
 
-  /** `files[index].content` begins; `path` when it came first (for messages). */
-  contentStarted(index: number, path: string | undefined): void {
-    if (this.#files[index]) throw badRequest(`files[${index}]: content is given twice`);
-    this.#files[index] = { size: 0, hash: createHash('sha256'), done: false };
+  /**
+   * `files[index].content` (or `.contentBase64`, when `base64`) begins; `path` when it came
+   * first (for messages).
+   */
+  contentStarted(index: number, path: string | undefined, base64: boolean): void {
+    if (this.#files[index])
+      throw badRequest(`files[${index}]: give one content: content or contentBase64, once`);
+    this.#files[index] = {
+      size: 0,
+      hash: createHash('sha256'),
+      done: false,
+      ...(base64 ? { base64: new Base64Decoder(index) } : {}),
+    };
     this.#paths[index] = path;
     this.#current = index;
   }
@@ -147,11 +156,12 @@ class Spool {
   }
 
   /** Counts, hashes and writes what was appended since the last flush. */
-  async flush(): Promise<void> {
-    if (this.#pending.length === 0) return;
-    const bytes = Buffer.from(this.#pending.join(''), 'utf8');
+  async flush(final = false): Promise<void> {
+    const file = this.#files[this.#current];
+    if (!file || (this.#pending.length === 0 && !(final && file.base64))) return;
+    const text = this.#pending.join('');
     this.#pending = [];
-    const file = this.#files[this.#current]!;
+    const bytes = file.base64 ? file.base64.push(text, final) : Buffer.from(text, 'utf8');
     file.size += bytes.length;
     this.#total += bytes.length;
     const name = this.#paths[this.#current] ?? `files[${this.#current}]`;
@@ -174,13 +184,13 @@ class Spool {
   }
 
   async contentEnded(): Promise<void> {
-    await this.flush();
+    await this.flush(true);
     this.#files[this.#current]!.done = true;
   }
 
   file(index: number): { size: number; sha256: string } {
     const f = this.#files[index];
-    if (!f?.done) throw badRequest(`files[${index}]: content must be a string`);
+    if (!f?.done) throw badRequest(`files[${index}]: content or contentBase64 must be a string`);
     return { size: f.size, sha256: f.hash.copy().digest('hex') };
   }
 
@@ -222,8 +232,9 @@ const invalid = (why: string) => badRequest(`request body is not valid JSON: ${w
 
 /**
  * A streaming JSON parser for the configure body: builds every value as `JSON.parse` would,
- * except the strings at `files[i].content`, which go to the spool as they are decoded (and
- * stand as `''` in the built value). Input arrives as text in any pieces.
+ * except the strings at `files[i].content` and `files[i].contentBase64`, which go to the
+ * spool as they are decoded (and stand as `''` in the built value). Input arrives as text
+ * in any pieces.
  */
 class StreamingJson {
   readonly #spool: Spool;
@@ -335,10 +346,12 @@ class StreamingJson {
   }
 
   #contentBegins(): void {
-    const file = this.#stack[2]!.value as Record<string, unknown>;
+    const frame = this.#stack[2] as Extract<Frame, { kind: 'object' }>;
+    const file = frame.value;
     this.#spool.contentStarted(
       (this.#stack[1]!.value as unknown[]).length,
       typeof file.path === 'string' ? file.path : undefined,
+      frame.key === 'contentBase64',
     );
   }
 
@@ -501,7 +514,7 @@ class StreamingJson {
     );
   }
 
-  /** A string here is `files[i].content`. */
+  /** A string here is `files[i].content` or `files[i].contentBase64`. */
   #atContent(): boolean {
     const [root, files, file] = this.#stack;
     return (
@@ -510,7 +523,45 @@ class StreamingJson {
       root.key === 'files' &&
       files?.kind === 'array' &&
       file?.kind === 'object' &&
-      file.key === 'content'
+      (file.key === 'content' || file.key === 'contentBase64')
     );
+  }
+}
+
+/**
+ * Base64 (RFC 4648, with or without padding) decoded as it streams: whole 4-character
+ * groups are decoded at once, the rest waits for the next piece. Anything outside the
+ * alphabet is a 400 naming the file.
+ */
+class Base64Decoder {
+  readonly #index: number;
+  #rest = '';
+
+  constructor(index: number) {
+    this.#index = index;
+  }
+
+  push(text: string, final: boolean): Buffer {
+    const all = this.#rest + text;
+    // Padding may only end the text: anything after it fails here, whatever the pieces.
+    if (!/^[A-Za-z0-9+/]*={0,2}$/.test(all)) throw this.#bad('a character outside the base64 alphabet');
+    if (!final) {
+      // Whole groups before any padding now; the rest (at most a group and its padding) waits.
+      const body = all.replace(/=+$/, '');
+      const whole = body.length - (body.length % 4);
+      this.#rest = all.slice(whole);
+      return Buffer.from(all.slice(0, whole), 'base64');
+    }
+    this.#rest = '';
+    const unpadded = all.replace(/=+$/, '');
+    if (unpadded.length % 4 === 1 || (unpadded.length !== all.length && all.length % 4 !== 0))
+      throw this.#bad('a length no base64 text has');
+    return Buffer.from(unpadded, 'base64');
+  }
+
+  #bad(why: string) {
+    return badRequest(`files[${this.#index}].contentBase64 is not base64: ${why}`, {
+      fields: [{ path: `files[${this.#index}].contentBase64`, message: `is not base64: ${why}` }],
+    });
   }
 }

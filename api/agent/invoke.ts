@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import {
   ExitEvent,
+  InvokeQuery,
   LogEvent,
   MAX_INVOKE_BODY_BYTES,
   SseParser,
@@ -13,7 +14,7 @@ import { endSpan } from '../../telemetry/index.ts';
 import type { AuditEntry } from '../audit/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { HttpError, policyViolation } from '../errors/index.ts';
+import { HttpError, policyViolation, validationError } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
 import {
   readBounded,
@@ -37,6 +38,9 @@ const POLICY_MAX_AGE_MS = 1_000;
  * `svc.invoke`, a child of the caller's `traceparent`, covers the call.
  */
 export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
+  // A query parameter the invoke does not know is refused, never ignored.
+  const query = InvokeQuery.safeParse(c.req.query());
+  if (!query.success) throw validationError(query.error);
   const { started, caller, span, sandbox, template } = await beginAgentCall(c, deps, 'svc.invoke');
   try {
     requireAgentMode(sandbox);
@@ -65,7 +69,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
           argv: entrypoint,
           cwd: agent?.workingDir ?? '/workspace',
           env: Object.fromEntries((agent?.env ?? []).map((e) => [e.name, e.value])),
-          timeoutMs: agent?.defaultInvokeTimeout ? durationMs(agent.defaultInvokeTimeout) : 0,
+          timeoutMs: invokeTimeoutMs(agent?.defaultInvokeTimeout, query.data.timeout),
         },
         stdin,
         abort.signal,
@@ -151,6 +155,17 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
     if (outcome) deps.metrics.observe('invoke', { template, outcome }, (performance.now() - started) / 1000);
     throw err; // audited by the route (auditingRefusals)
   }
+}
+
+/**
+ * The wall-clock cap of one invoke: `?timeout=` when given, never above the agent's
+ * `defaultInvokeTimeout` when that is set (a `0` on either side means none).
+ */
+export function invokeTimeoutMs(defaultTimeout: string | undefined, requested: string | undefined): number {
+  const cap = defaultTimeout ? durationMs(defaultTimeout) : 0;
+  const asked = requested ? durationMs(requested) : 0;
+  if (cap === 0) return asked;
+  return asked === 0 ? cap : Math.min(asked, cap);
 }
 
 /** The audit Event and the metrics of a finished invoke. Never argv or stdin. */

@@ -137,6 +137,7 @@ const taken = (name: string, namespace: string) =>
 
 function accepted(name: string, namespace: string, snapshot: string, clonedFrom: string): CloneResponse {
   return {
+    sandboxId: name,
     name,
     namespace,
     snapshot,

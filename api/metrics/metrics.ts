@@ -18,6 +18,8 @@ export class ApiMetrics {
   readonly configureRequests: Counter<'template' | 'outcome'>;
   readonly configureDuration: Histogram<'template' | 'outcome'>;
   readonly configureThrottled: Counter<'template' | 'outcome'>;
+  readonly execRequests: Counter<'template' | 'outcome'>;
+  readonly execDuration: Histogram<'template' | 'outcome'>;
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     const labelNames = ['template', 'outcome'] as const;
@@ -60,6 +62,19 @@ export class ApiMetrics {
       labelNames,
       registers,
     });
+    this.execRequests = new Counter({
+      name: 'svc_exec_requests_total',
+      help: 'Exec calls by outcome',
+      labelNames,
+      registers,
+    });
+    this.execDuration = new Histogram({
+      name: 'svc_exec_duration_seconds',
+      help: 'Wall-clock time of an exec',
+      labelNames,
+      buckets: [0.005, 0.01, 0.025, ...RUN_BUCKETS],
+      registers,
+    });
     if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
@@ -76,5 +91,11 @@ export class ApiMetrics {
     requests.inc(labels);
     if (labels.outcome === 'throttled') throttled.inc(labels);
     else duration.observe(labels, seconds);
+  }
+
+  /** Records one finished or refused exec (a throttled one counts, without a duration). */
+  observeExec(labels: { template: string; outcome: Outcome }, seconds: number): void {
+    this.execRequests.inc(labels);
+    if (labels.outcome !== 'throttled') this.execDuration.observe(labels, seconds);
   }
 }

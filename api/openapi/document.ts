@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   CancelRequest,
+  InvokeQuery,
   ConfigureRequest,
   ConfigureResult,
   ErrorEvent,
@@ -27,10 +28,12 @@ import {
   SecretSummary,
 } from '../../core/index.ts';
 import { ApiKeyRecord } from '../auth/index.ts';
+import { execOperations } from '../exec/openapi.ts';
 
-type Status = 200 | 201 | 202 | 204 | 400 | 401 | 403 | 404 | 409 | 413 | 424 | 429 | 500 | 502 | 503 | 504;
+export type Status =
+  200 | 201 | 202 | 204 | 400 | 401 | 403 | 404 | 409 | 413 | 424 | 429 | 500 | 502 | 503 | 504;
 
-interface Operation {
+export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   /** Unique and stable: clients generate method names from it. */
@@ -44,7 +47,10 @@ interface Operation {
   /** Bodies of refusals that are not plain `Error`s (the spec's `policy_violation` and 429). */
   refusals?: Partial<Record<Status, z.ZodType[]>>;
   query?: z.ZodObject;
-  /** The 200 answer is a Server-Sent Events stream of these named events. */
+  /**
+   * The 200 answer is a Server-Sent Events stream of these named events (or, when
+   * `responses[200]` is a schema too, JSON unless the caller accepts `text/event-stream`).
+   */
   events?: Record<string, z.ZodType>;
   /** The request body is raw bytes (the invoke's stdin), not JSON. */
   rawRequest?: boolean;
@@ -54,6 +60,9 @@ interface Operation {
 
 const Sandbox = z
   .object({
+    sandboxId: z.string().meta({ description: 'The sandbox’s id in API paths: its name' }),
+    name: z.string(),
+    namespace: z.string(),
     apiVersion: z.literal('svc.io/v1alpha1'),
     kind: z.literal('Sandbox'),
     metadata: z.object({ name: z.string(), namespace: z.string() }).catchall(z.unknown()),
@@ -241,7 +250,7 @@ export const operations: Operation[] = [
     summary:
       'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`',
     rawRequest: true,
-    query: NamespaceQuery,
+    query: InvokeQuery,
     events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },
     responses: { 200: undefined },
     errors: [...agentErrors, 424, 502],
@@ -374,6 +383,7 @@ export const operations: Operation[] = [
     responses: { 200: OpenApiDocument },
     errors: [401],
   },
+  ...execOperations,
 ];
 
 /** A schema as the document embeds it: JSON Schema 2020-12 without the dialect marker. */
@@ -414,13 +424,14 @@ export function openApiDocument(): Record<string, unknown> {
     ];
     const success = Object.entries(op.responses).map(([status, body]): [string, unknown] => [
       status,
-      body
+      body && !(op.events && status === '200')
         ? { description: describe(status), ...json(ref(body)) }
         : op.events && status === '200'
           ? {
               description:
                 'Server-Sent Events; the data of each event is the JSON of the schema named after it',
               content: {
+                ...(body ? json(ref(body)).content : {}),
                 'text/event-stream': {
                   // One event of the stream, as OpenAPI 3.2's itemSchema describes Server-Sent
                   // Events (and as schemathesis checks each event): its name and its data, the

@@ -57,13 +57,20 @@ export function recordActivity(deps: ApiDeps, sandbox: Sandbox): void {
     );
 }
 
+/** A Sandbox as the API answers with it: also `sandboxId` (its name), `name` and `namespace` on top. */
+export type PresentedSandbox = Sandbox & { sandboxId: string; name: string; namespace: string };
+
 /**
- * What the API returns for a Sandbox: the resource without server bookkeeping. Until the
+ * What the API returns for a Sandbox: the resource without server bookkeeping, plus the
+ * top-level `sandboxId`, `name` and `namespace` the spec's origin's clients read. Until the
  * operator's first status write the phase is `Pending`, as the spec says a GET shows it.
  */
-export function present(sandbox: Sandbox): Sandbox {
+export function present(sandbox: Sandbox): PresentedSandbox {
   const { metadata } = sandbox;
   return {
+    sandboxId: metadata.name ?? '',
+    name: metadata.name ?? '',
+    namespace: metadata.namespace ?? '',
     apiVersion: sandbox.apiVersion,
     kind: sandbox.kind,
     metadata: {

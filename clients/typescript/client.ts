@@ -13,6 +13,8 @@ export type Sandbox = Schemas['Sandbox'];
 export type Phase = NonNullable<NonNullable<Sandbox['status']>['phase']>;
 export type InvokeEvents = SseEvents['invokeSandbox'];
 export type ConfigureEvents = SseEvents['configureSandbox'];
+export type ExecEvents = SseEvents['execSandbox'];
+export type LogEvents = SseEvents['getSandboxLogs'];
 
 /** Where every route of the document lives under the API's origin (its `servers` entry). */
 export const API_PREFIX = '/api/v1';
@@ -293,6 +295,85 @@ export class SvcClient {
         signal: opts.signal,
       }),
     );
+  }
+
+  // Code mode: exec and the template process's logs
+
+  /**
+   * Runs a command (a string runs with `sh -c`, an array is the argv) and answers once it
+   * ends: its exit, and each of stdout and stderr up to 10 MiB (`truncated` beyond).
+   * Aborting `opts.signal` ends the command, as a disconnect does.
+   */
+  async execSandbox(
+    id: string,
+    body: JsonBody<'execSandbox'>,
+    opts: CallOptions = {},
+  ): Promise<Schemas['ExecResult']> {
+    // The 200 answer is JSON unless the request accepts text/event-stream, which this one does not.
+    return ok(
+      await this.raw.POST('/sandboxes/{id}/exec', {
+        params: { path: { id }, query: this.#query(opts) },
+        body,
+        signal: opts.signal,
+      }),
+    ) as Schemas['ExecResult'];
+  }
+
+  /**
+   * `execSandbox` as it runs: `start` (its id, for `cancelExec`), `log`…, `exit`, maybe
+   * `error`. Leaving the loop early or aborting `opts.signal` ends the command.
+   */
+  async execSandboxStream(
+    id: string,
+    body: JsonBody<'execSandbox'>,
+    opts: CallOptions = {},
+  ): Promise<EventStream<ExecEvents>> {
+    const stream = ok(
+      await this.raw.POST('/sandboxes/{id}/exec', {
+        params: { path: { id }, query: this.#query(opts) },
+        body,
+        headers: { accept: 'text/event-stream' },
+        parseAs: 'stream',
+        signal: opts.signal,
+      }),
+    );
+    return new EventStream<ExecEvents>(streamOf(stream), sseEventNames.execSandbox);
+  }
+
+  async cancelExec(id: string, invokeId: string, opts: CallOptions = {}): Promise<Success<'cancelExec'>> {
+    return ok(
+      await this.raw.POST('/sandboxes/{id}/exec/cancel', {
+        params: { path: { id }, query: this.#query(opts) },
+        body: { invokeId },
+        signal: opts.signal,
+      }),
+    );
+  }
+
+  /** The template process's recent stdout and stderr (the last 1 MiB), oldest first. */
+  async getSandboxLogs(id: string, opts: CallOptions = {}): Promise<Schemas['SandboxLogs']> {
+    return ok(
+      await this.raw.GET('/sandboxes/{id}/logs', {
+        params: { path: { id }, query: this.#query(opts) },
+        signal: opts.signal,
+      }),
+    ) as Schemas['SandboxLogs'];
+  }
+
+  /**
+   * The template process's output as `log` events: what is kept, then new output as it is
+   * written. It never ends by itself: leave the loop or abort `opts.signal` to stop.
+   */
+  async followSandboxLogs(id: string, opts: CallOptions = {}): Promise<EventStream<LogEvents>> {
+    const stream = ok(
+      await this.raw.GET('/sandboxes/{id}/logs', {
+        params: { path: { id }, query: { ...this.#query(opts), follow: 'true' } },
+        headers: { accept: 'text/event-stream' },
+        parseAs: 'stream',
+        signal: opts.signal,
+      }),
+    );
+    return new EventStream<LogEvents>(streamOf(stream), sseEventNames.getSandboxLogs);
   }
 
   // Audit and governance (admins)

@@ -4,6 +4,8 @@ export type {
   CallOptions,
   ClientOptions,
   ConfigureEvents,
+  ExecEvents,
+  LogEvents,
   InvokeEvents,
   InvokeInput,
   Phase,

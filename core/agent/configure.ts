@@ -10,9 +10,13 @@ export const ConfigureRequest = z
         z
           .object({
             path: z.string().startsWith('/', 'must be an absolute path').max(4096),
-            content: z.string(),
+            content: z.string().optional().describe('The file as text (UTF-8)'),
+            contentBase64: z.string().optional().describe('The file as base64, for binary files'),
           })
-          .strict(),
+          .strict()
+          .refine((f) => (f.content === undefined) !== (f.contentBase64 === undefined), {
+            message: 'give exactly one of content and contentBase64',
+          }),
       )
       .default([]),
     entrypoint: Argv.min(1, 'must name a program'),

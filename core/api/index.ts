@@ -2,3 +2,4 @@ export * from './sandboxes.ts';
 export * from './params.ts';
 export * from './keys.ts';
 export * from './secrets.ts';
+export * from './exec.ts';

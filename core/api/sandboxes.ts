@@ -63,6 +63,7 @@ export type CloneRequest = z.infer<typeof CloneRequest>;
 
 export const CloneResponse = z
   .object({
+    sandboxId: z.string().meta({ description: 'The new sandbox’s id: its name' }),
     name: z.string(),
     namespace: z.string(),
     snapshot: z.string(),

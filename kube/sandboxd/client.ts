@@ -167,6 +167,20 @@ export class SandboxdClient {
     if (res.statusCode !== 200) throw new Error(`sandboxd refused the limit: ${JSON.stringify(body)}`);
   }
 
+  /** The template process's recent output (sandboxd keeps the last 1 MiB). */
+  async logs(): Promise<{ status: number; body: unknown }> {
+    const res = await this.#send('GET', '/logs', (req) => req.end());
+    return { status: res.statusCode ?? 0, body: await readJson(res) };
+  }
+
+  /**
+   * The template process's output as SSE `log` events: what is kept, then new output as it
+   * comes, until `signal` aborts. The response as it is, for a caller that passes it through.
+   */
+  async followLogs(signal?: AbortSignal): Promise<IncomingMessage> {
+    return this.#send('GET', '/logs?follow=true', (req) => req.end(), signal);
+  }
+
   /** `/healthz`'s body: and, when sandboxd supervises the template's process, how it fares. */
   async status(): Promise<{ status: string; template?: { running: boolean; restarts: number } }> {
     const res = await this.#send('GET', '/healthz', (req) => req.end());

@@ -348,6 +348,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandboxes/{id}/exec": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Run a command in the sandbox (a string runs with sh -c; at most 32 at once per sandbox): JSON with the exit and each stream up to 10 MiB, or with `Accept: text/event-stream` the events `start`, `log`, `exit`, optional `error` */
+        post: operations["execSandbox"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/exec/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an exec in flight by the id of its `start` event (SIGTERM, then SIGKILL) */
+        post: operations["cancelExec"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/logs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The template process's recent stdout and stderr (the last 1 MiB); `follow=true` with `Accept: text/event-stream` streams `log` events, the kept output first */
+        get: operations["getSandboxLogs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -498,6 +549,8 @@ export interface components {
             createdBy?: string;
         };
         CloneResponse: {
+            /** @description The new sandbox’s id: its name */
+            sandboxId: string;
             name: string;
             namespace: string;
             snapshot: string;
@@ -543,6 +596,38 @@ export interface components {
             /** @default false */
             admin?: boolean;
         };
+        ExecRequest: {
+            command: string | string[];
+            timeout?: number | string;
+            workingDir?: string;
+            env?: {
+                [key: string]: string;
+            };
+            stdin?: string;
+        };
+        ExecResult: {
+            exitCode: number;
+            stdout: string;
+            stderr: string;
+            durationMs: number;
+            /** @enum {string} */
+            reason: "completed" | "canceled" | "timeout" | "error";
+            /** @description stdout or stderr was longer than 10 MiB and is cut there */
+            truncated: boolean;
+        };
+        ExecCancelRequest: {
+            invokeId: string;
+        };
+        SandboxLogs: {
+            entries: {
+                /** @enum {string} */
+                stream: "stdout" | "stderr";
+                data: string;
+            }[];
+            /** @description older output was dropped (only the last 1 MiB is kept) */
+            truncated: boolean;
+            droppedBytes: number;
+        };
         Policy: {
             maxSandboxesPerUser?: number;
             maxSandboxesTotal?: number;
@@ -582,7 +667,10 @@ export interface components {
             files?: {
                 /** Format: starts_with */
                 path: string;
-                content: string;
+                /** @description The file as text (UTF-8) */
+                content?: string;
+                /** @description The file as base64, for binary files */
+                contentBase64?: string;
             }[];
             /** @description An argv: the program, then its arguments */
             entrypoint: string[];
@@ -600,7 +688,23 @@ export interface components {
         CancelRequest: {
             invokeId: string;
         };
+        ExecThrottled: {
+            /** @constant */
+            error: "concurrency_exceeded";
+            limit: number;
+            inflight: number;
+            message: string;
+        };
+        ExecCancelAccepted: {
+            invokeId: string;
+            /** @constant */
+            status: "canceling";
+        };
         Sandbox: {
+            /** @description The sandbox’s id in API paths: its name */
+            sandboxId: string;
+            name: string;
+            namespace: string;
             /** @constant */
             apiVersion: "svc.io/v1alpha1";
             /** @constant */
@@ -1852,6 +1956,7 @@ export interface operations {
         parameters: {
             query?: {
                 namespace?: string;
+                timeout?: string;
             };
             header?: never;
             path: {
@@ -2950,6 +3055,326 @@ export interface operations {
             };
             /** @description No valid X-API-Key or bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    execSandbox: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ExecRequest"];
+            };
+        };
+        responses: {
+            /** @description Server-Sent Events; the data of each event is the JSON of the schema named after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecResult"];
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "start";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "log";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "exit";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "error";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many in flight */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecThrottled"] | components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelExec: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ExecCancelRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ExecCancelAccepted"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSandboxLogs: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                follow?: "true" | "false";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events; the data of each event is the JSON of the schema named after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxLogs"];
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "log";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox did not answer */
+            502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -12,6 +12,15 @@ export interface SseEvents {
     result: Schemas['ConfigureResult'];
     error: Schemas['ErrorEvent'];
   };
+  execSandbox: {
+    start: Schemas['StartEvent'];
+    log: Schemas['LogEvent'];
+    exit: Schemas['ExitEvent'];
+    error: Schemas['ErrorEvent'];
+  };
+  getSandboxLogs: {
+    log: Schemas['LogEvent'];
+  };
   invokeSandbox: {
     start: Schemas['StartEvent'];
     log: Schemas['LogEvent'];
@@ -23,5 +32,7 @@ export interface SseEvents {
 /** The same event names at run time (a stream skips names it does not know). */
 export const sseEventNames = {
   configureSandbox: ['log', 'result', 'error'],
+  execSandbox: ['start', 'log', 'exit', 'error'],
+  getSandboxLogs: ['log'],
   invokeSandbox: ['start', 'log', 'exit', 'error'],
 } as const;

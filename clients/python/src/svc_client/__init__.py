@@ -5,6 +5,7 @@
 ...     sandbox = svc.create("demo", template="python")
 """
 
+from ._exec import AsyncLogStream, ExecResult, LogStream, SandboxLogs
 from ._http import RetryPolicy, __version__
 from ._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
@@ -62,6 +63,7 @@ __all__ = [
     "AsyncClient",
     "AsyncConfigureStream",
     "AsyncInvokeStream",
+    "AsyncLogStream",
     "AuditEvent",
     "AuthenticationError",
     "BadRequest",
@@ -74,6 +76,7 @@ __all__ = [
     "Conflict",
     "EffectivePolicy",
     "Error",
+    "ExecResult",
     "Exit",
     "FailedDependency",
     "File",
@@ -82,6 +85,7 @@ __all__ = [
     "InvokeResult",
     "InvokeStream",
     "Log",
+    "LogStream",
     "NotFound",
     "Page",
     "PermissionDenied",
@@ -93,6 +97,7 @@ __all__ = [
     "SSEEvent",
     "Sandbox",
     "SandboxFailed",
+    "SandboxLogs",
     "SecretSummary",
     "ServerError",
     "Start",

@@ -92,6 +92,8 @@ class Call:
     json: Any = None
     content: bytes | None = None
     headers: dict[str, str] = field(default_factory=dict)
+    timeout: httpx.Timeout | None = None
+    """Instead of the client's own (a JSON exec answers only when its command ends)."""
 
 
 def api_base(base_url: str) -> str:
@@ -127,7 +129,7 @@ class _Base:
         kwargs: dict[str, Any] = {
             "params": call.params or None,
             "headers": headers,
-            "timeout": self.stream_timeout if stream else self.timeout,
+            "timeout": call.timeout or (self.stream_timeout if stream else self.timeout),
         }
         if call.content is not None:
             kwargs["content"] = call.content

@@ -12,6 +12,7 @@ from typing import Any
 
 import httpx
 
+from ._exec import AsyncExecMixin
 from ._http import (
     DEFAULT_STREAM_READ_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -177,7 +178,7 @@ class AsyncConfigureStream:
         await self.aclose()
 
 
-class AsyncClient:
+class AsyncClient(AsyncExecMixin):
     """Asyncio client of the svc API; same arguments and methods as
     :class:`~svc_client.Client`, with coroutines, async iterators and async streams.
     ``token`` may also be an ``async`` callable.

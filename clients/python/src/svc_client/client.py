@@ -13,6 +13,7 @@ from urllib.parse import quote
 
 import httpx
 
+from ._exec import ExecMixin
 from ._http import (
     DEFAULT_STREAM_READ_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -471,7 +472,7 @@ def phases(phase: str | Iterable[str]) -> frozenset[str]:
     return frozenset([phase] if isinstance(phase, str) else phase)
 
 
-class Client:
+class Client(ExecMixin):
     """Blocking client of the svc API.
 
     Args:

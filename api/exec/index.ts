@@ -1,0 +1,1 @@
+export { execRoutes } from './routes.ts';

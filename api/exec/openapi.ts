@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import {
+  ErrorBody,
+  ErrorEvent,
+  ExecCancelRequest,
+  ExecQuery,
+  ExecRequest,
+  ExecResult,
+  ExitEvent,
+  LogEvent,
+  LogsQuery,
+  SandboxLogs,
+  StartEvent,
+} from '../../core/index.ts';
+import type { Operation } from '../openapi/document.ts';
+
+const ExecThrottled = z
+  .object({
+    error: z.literal('concurrency_exceeded'),
+    limit: z.int(),
+    inflight: z.int(),
+    message: z.string(),
+  })
+  .meta({ id: 'ExecThrottled' });
+const ExecCancelAccepted = z
+  .object({ invokeId: z.string(), status: z.literal('canceling') })
+  .meta({ id: 'ExecCancelAccepted' });
+
+/** Exec and logs: code mode's commands and the template process's output. */
+export const execOperations: Operation[] = [
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/exec',
+    operationId: 'execSandbox',
+    summary:
+      'Run a command in the sandbox (a string runs with sh -c; at most 32 at once per sandbox): JSON with the exit and each stream up to 10 MiB, or with `Accept: text/event-stream` the events `start`, `log`, `exit`, optional `error`',
+    request: ExecRequest,
+    query: ExecQuery,
+    responses: { 200: ExecResult },
+    events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },
+    errors: [400, 401, 403, 404, 409, 413, 429, 502, 503],
+    refusals: { 429: [ExecThrottled, ErrorBody] },
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/exec/cancel',
+    operationId: 'cancelExec',
+    summary: 'Cancel an exec in flight by the id of its `start` event (SIGTERM, then SIGKILL)',
+    request: ExecCancelRequest,
+    query: ExecQuery,
+    responses: { 202: ExecCancelAccepted },
+    errors: [400, 401, 403, 404, 409, 413, 503],
+  },
+  {
+    method: 'get',
+    path: '/sandboxes/{id}/logs',
+    operationId: 'getSandboxLogs',
+    summary:
+      "The template process's recent stdout and stderr (the last 1 MiB); `follow=true` with `Accept: text/event-stream` streams `log` events, the kept output first",
+    query: LogsQuery,
+    responses: { 200: SandboxLogs },
+    events: { log: LogEvent },
+    errors: [400, 401, 403, 404, 409, 502, 503],
+  },
+];

@@ -1,0 +1,365 @@
+"""Code mode: exec a command in a sandbox (JSON or streamed) and read its template's logs.
+
+Mixins of :class:`~svc_client.Client` (:class:`ExecMixin`) and
+:class:`~svc_client.AsyncClient` (:class:`AsyncExecMixin`); the request builders and models
+are shared.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, Generator, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import httpx
+
+from ._http import AsyncHTTP, Call, SyncHTTP, json_body
+from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
+from .errors import StreamInterrupted
+from .models import Log
+
+if TYPE_CHECKING:  # client.py and aio.py import this module for their mixins
+    from .aio import AsyncInvokeStream
+    from .client import InvokeStream, _Requests
+
+
+def _sandbox_path(name: str, *rest: str) -> str:
+    return "/".join(["/sandboxes", quote(name, safe=""), *rest])
+
+
+Command = str | Sequence[str]
+"""A shell string (run with ``sh -c``) or an argv."""
+Timeout = float | int | str | None
+"""Seconds, or a duration such as ``"30s"``; ``None`` for none."""
+
+
+@dataclass(frozen=True)
+class ExecResult:
+    """The answer of :meth:`ExecMixin.exec`: each output stream up to 10 MiB."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+    duration_ms: int
+    reason: str
+    truncated: bool
+    """``stdout`` or ``stderr`` was longer than 10 MiB and is cut there."""
+    exec_id: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        """The command ran to its end and exited 0."""
+        return self.reason == "completed" and self.exit_code == 0
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any], exec_id: str | None = None) -> ExecResult:
+        return cls(
+            exit_code=int(data.get("exitCode", -1)),
+            stdout=str(data.get("stdout", "")),
+            stderr=str(data.get("stderr", "")),
+            duration_ms=int(data.get("durationMs", 0)),
+            reason=str(data.get("reason", "")),
+            truncated=bool(data.get("truncated", False)),
+            exec_id=exec_id,
+        )
+
+
+@dataclass(frozen=True)
+class SandboxLogs:
+    """The template process's recent output (the last 1 MiB), oldest first."""
+
+    entries: list[Log] = field(default_factory=list)
+    truncated: bool = False
+    """Older output was dropped."""
+    dropped_bytes: int = 0
+
+    @property
+    def stdout(self) -> str:
+        return "".join(e.data for e in self.entries if e.stream == "stdout")
+
+    @property
+    def stderr(self) -> str:
+        return "".join(e.data for e in self.entries if e.stream == "stderr")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> SandboxLogs:
+        entries = [
+            Log(str(e.get("stream", "stdout")), str(e.get("data", "")))
+            for e in data.get("entries") or []
+            if isinstance(e, dict)
+        ]
+        return cls(entries, bool(data.get("truncated")), int(data.get("droppedBytes", 0)))
+
+
+def exec_call(
+    req: _Requests,
+    name: str,
+    command: Command,
+    *,
+    timeout: Timeout,
+    working_dir: str | None,
+    env: Mapping[str, str] | None,
+    stdin: str | None,
+    namespace: str | None,
+    stream: bool,
+) -> Call:
+    body: dict[str, Any] = {"command": command if isinstance(command, str) else list(command)}
+    if timeout is not None:
+        body["timeout"] = timeout
+    if working_dir is not None:
+        body["workingDir"] = working_dir
+    if env is not None:
+        body["env"] = dict(env)
+    if stdin is not None:
+        body["stdin"] = stdin
+    headers = {"Accept": "text/event-stream"} if stream else {}
+    # The JSON answer comes when the command ends: wait as long as its timeout (and some),
+    # or for ever without one; connecting and sending keep their usual bounds.
+    wait = _seconds(timeout)
+    read = None if wait is None or stream else wait + 30.0
+    limit = None if stream else httpx.Timeout(30.0, connect=10.0, read=read)
+    return Call(
+        "POST", _sandbox_path(name, "exec"), req.ns(namespace), json=body, headers=headers,
+        timeout=limit,
+    )  # fmt: skip
+
+
+def _seconds(timeout: Timeout) -> float | None:
+    if timeout is None or timeout == 0 or timeout == "0":
+        return None
+    if isinstance(timeout, (int, float)):
+        return float(timeout)
+    units = {"ms": 0.001, "s": 1.0, "m": 60.0, "h": 3600.0}
+    total, number = 0.0, ""
+    text = timeout
+    while text:
+        if text[0].isdigit() or text[0] == ".":
+            number, text = number + text[0], text[1:]
+            continue
+        unit = next((u for u in ("ms", "h", "m", "s") if text.startswith(u)), None)
+        if unit is None or not number:
+            return None  # the server refuses it; no bound to compute
+        total, number, text = total + float(number) * units[unit], "", text[len(unit) :]
+    return total
+
+
+def cancel_call(req: _Requests, name: str, exec_id: str, namespace: str | None) -> Call:
+    return Call(
+        "POST", _sandbox_path(name, "exec", "cancel"), req.ns(namespace),
+        json={"invokeId": exec_id},
+    )  # fmt: skip
+
+
+def logs_call(req: _Requests, name: str, namespace: str | None, follow: bool) -> Call:
+    params = req.ns(namespace)
+    if follow:
+        params["follow"] = "true"
+        return Call(
+            "GET", _sandbox_path(name, "logs"), params, headers={"Accept": "text/event-stream"}
+        )
+    return Call("GET", _sandbox_path(name, "logs"), params)
+
+
+def decode_log(sse: SSEEvent) -> Log | None:
+    if sse.event != "log":
+        return None
+    try:
+        data = json.loads(sse.data)
+    except ValueError as exc:
+        raise StreamInterrupted(f"malformed log event data: {sse.data[:200]!r}") from exc
+    return Log(str(data.get("stream", "stdout")), str(data.get("data", "")))
+
+
+class LogStream:
+    """The template's output as ``Log`` events: what is kept, then new output. It never ends
+    by itself: leave the loop, or :meth:`close` it (a context manager)."""
+
+    def __init__(self, http: SyncHTTP, call: Call) -> None:
+        self._events = self._run(http, call)
+
+    @staticmethod
+    def _run(http: SyncHTTP, call: Call) -> Generator[Log, None, None]:
+        with http.stream(call, sse=True) as response:
+            for sse in iter_sse_response(response):
+                log = decode_log(sse)
+                if log is not None:
+                    yield log
+
+    def __iter__(self) -> LogStream:
+        return self
+
+    def __next__(self) -> Log:
+        return next(self._events)
+
+    def close(self) -> None:
+        self._events.close()
+
+    def __enter__(self) -> LogStream:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:  # fmt: skip
+        self.close()
+
+
+class AsyncLogStream:
+    """Async twin of :class:`LogStream`: ``async for log in ...``."""
+
+    def __init__(self, http: AsyncHTTP, call: Call) -> None:
+        self._events = self._run(http, call)
+
+    @staticmethod
+    async def _run(http: AsyncHTTP, call: Call) -> AsyncGenerator[Log, None]:
+        async with http.stream(call, sse=True) as response:
+            async for sse in aiter_sse_response(response):
+                log = decode_log(sse)
+                if log is not None:
+                    yield log
+
+    def __aiter__(self) -> AsyncLogStream:
+        return self
+
+    async def __anext__(self) -> Log:
+        return await self._events.__anext__()
+
+    async def aclose(self) -> None:
+        await self._events.aclose()
+
+    async def __aenter__(self) -> AsyncLogStream:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:  # fmt: skip
+        await self.aclose()
+
+
+class ExecMixin:
+    """Exec and logs on :class:`~svc_client.Client`."""
+
+    _req: _Requests
+    _http: SyncHTTP
+
+    def exec(
+        self,
+        name: str,
+        command: Command,
+        *,
+        timeout: Timeout = None,
+        working_dir: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: str | None = None,
+        namespace: str | None = None,
+    ) -> ExecResult:
+        """Run ``command`` in the sandbox and return once it ends (a string runs with
+        ``sh -c``). ``timeout`` is seconds or a duration (``"30s"``); ``working_dir`` must
+        be inside ``/workspace``. Raises ``RateLimited`` beyond 32 concurrent execs."""
+        call = exec_call(
+            self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
+            stdin=stdin, namespace=namespace, stream=False,
+        )  # fmt: skip
+        response = self._http.request(call)
+        return ExecResult.from_dict(json_body(response), response.headers.get("x-exec-id"))
+
+    def exec_stream(
+        self,
+        name: str,
+        command: Command,
+        *,
+        timeout: Timeout = None,
+        working_dir: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: str | None = None,
+        namespace: str | None = None,
+    ) -> InvokeStream:
+        """:meth:`exec` as it runs: ``Start`` (its id for :meth:`cancel_exec`), ``Log``...,
+        ``Exit``. Leaving the loop early ends the command (SIGTERM)."""
+        from .client import InvokeStream
+
+        call = exec_call(
+            self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
+            stdin=stdin, namespace=namespace, stream=True,
+        )  # fmt: skip
+        return InvokeStream(lambda: self._http.stream(call, sse=True))
+
+    def cancel_exec(
+        self, name: str, exec_id: str, *, namespace: str | None = None
+    ) -> dict[str, Any]:
+        """Cancel an exec in flight; its ``Exit`` then reports exit code -1, ``canceled``."""
+        return json_body(self._http.request(cancel_call(self._req, name, exec_id, namespace)))
+
+    def logs(self, name: str, *, namespace: str | None = None) -> SandboxLogs:
+        """The template process's recent stdout and stderr (the last 1 MiB)."""
+        response = self._http.request(logs_call(self._req, name, namespace, follow=False))
+        return SandboxLogs.from_dict(json_body(response))
+
+    def follow_logs(self, name: str, *, namespace: str | None = None) -> LogStream:
+        """The kept output, then new output as it is written, as ``Log`` events."""
+        return LogStream(self._http, logs_call(self._req, name, namespace, follow=True))
+
+
+class AsyncExecMixin:
+    """Exec and logs on :class:`~svc_client.AsyncClient`."""
+
+    _req: _Requests
+    _http: AsyncHTTP
+
+    async def exec(
+        self,
+        name: str,
+        command: Command,
+        *,
+        timeout: Timeout = None,
+        working_dir: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: str | None = None,
+        namespace: str | None = None,
+    ) -> ExecResult:
+        """See :meth:`ExecMixin.exec`."""
+        call = exec_call(
+            self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
+            stdin=stdin, namespace=namespace, stream=False,
+        )  # fmt: skip
+        response = await self._http.request(call)
+        return ExecResult.from_dict(json_body(response), response.headers.get("x-exec-id"))
+
+    def exec_stream(
+        self,
+        name: str,
+        command: Command,
+        *,
+        timeout: Timeout = None,
+        working_dir: str | None = None,
+        env: Mapping[str, str] | None = None,
+        stdin: str | None = None,
+        namespace: str | None = None,
+    ) -> AsyncInvokeStream:
+        """See :meth:`ExecMixin.exec_stream`."""
+        from .aio import AsyncInvokeStream
+
+        call = exec_call(
+            self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
+            stdin=stdin, namespace=namespace, stream=True,
+        )  # fmt: skip
+        return AsyncInvokeStream(lambda: self._http.stream(call, sse=True))
+
+    async def cancel_exec(
+        self, name: str, exec_id: str, *, namespace: str | None = None
+    ) -> dict[str, Any]:
+        """See :meth:`ExecMixin.cancel_exec`."""
+        return json_body(await self._http.request(cancel_call(self._req, name, exec_id, namespace)))
+
+    async def logs(self, name: str, *, namespace: str | None = None) -> SandboxLogs:
+        """See :meth:`ExecMixin.logs`."""
+        response = await self._http.request(logs_call(self._req, name, namespace, follow=False))
+        return SandboxLogs.from_dict(json_body(response))
+
+    def follow_logs(self, name: str, *, namespace: str | None = None) -> AsyncLogStream:
+        """See :meth:`ExecMixin.follow_logs`."""
+        return AsyncLogStream(self._http, logs_call(self._req, name, namespace, follow=True))
