@@ -186,8 +186,15 @@ function lengthOf(c: Context): Record<string, string> {
   return length !== undefined && /^\d+$/.test(length) ? { 'content-length': length } : {};
 }
 
-/** The request body as a Node stream, read as sandboxd takes it (back-pressure end to end). */
+/**
+ * The request body as a Node stream, read as sandboxd takes it (back-pressure end to end).
+ * Served by Node, that is the IncomingMessage itself when nothing has read it yet: piping it
+ * straight on keeps a 1 GiB upload to a few socket buffers, where the web-stream adapters
+ * in between would each queue chunks of their own.
+ */
 function bodyOf(c: Context): Readable {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming && incoming.readableFlowing === null && !incoming.readableDidRead) return incoming;
   const body = c.req.raw.body;
   return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([]);
 }

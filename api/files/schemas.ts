@@ -1,8 +1,11 @@
 import { z } from 'zod';
 import { NamespaceQuery } from '../../core/index.ts';
 
-/** A path inside the sandbox, absolute (`/workspace/…`). */
-const AbsolutePath = z.string().min(1).max(4096).startsWith('/', 'must be an absolute path (/workspace/…)');
+/**
+ * A path inside the sandbox, absolute (`/workspace/…`). Whether it is inside the workspace
+ * is the route's to say (400 `path_outside_workspace`), not a schema's.
+ */
+const AbsolutePath = z.string().min(1).max(4096).meta({ description: 'An absolute path inside /workspace' });
 
 export const FileEntry = z
   .object({

@@ -314,9 +314,9 @@ describe('files', () => {
     let s: Sandbox | undefined;
     await waitFor(
       async () => {
-        s = (await api.deps.sandboxes.read(ns.name, 'code'));
+        s = await api.deps.sandboxes.read(ns.name, 'code');
         return (
-          Date.parse(s.metadata.annotations?.[Annotations.lastActivity] ?? '') > Date.parse(old) + 60_000
+          Date.parse(s?.metadata.annotations?.[Annotations.lastActivity] ?? '') > Date.parse(old) + 60_000
         );
       },
       {

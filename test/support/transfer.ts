@@ -64,7 +64,7 @@ export function patternStream(size: number): { stream: Readable; sha256: () => s
     read() {
       if (sent >= size) return void this.push(null);
       const chunk = Buffer.from(block.subarray(0, Math.min(block.length, size - sent)));
-      chunk.writeUInt32BE(n++, 0); // every MiB differs
+      if (chunk.length >= 4) chunk.writeUInt32BE(n++, 0); // every MiB differs
       sent += chunk.length;
       hash.update(chunk);
       this.push(chunk);

@@ -685,7 +685,7 @@ export interface components {
         } | {
             /** @constant */
             op: "move";
-            /** Format: starts_with */
+            /** @description An absolute path inside /workspace */
             to: string;
         };
         ArchiveExtracted: {
