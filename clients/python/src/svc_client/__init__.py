@@ -5,6 +5,16 @@
 ...     sandbox = svc.create("demo", template="python")
 """
 
+from ._files import (
+    Archive,
+    AsyncArchive,
+    AsyncFiles,
+    Extracted,
+    FileEntry,
+    FileListing,
+    Files,
+    WrittenFile,
+)
 from ._http import RetryPolicy, __version__
 from ._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
@@ -59,8 +69,11 @@ __all__ = [
     "Accepted",
     "AgentConfigureStatus",
     "AgentHarness",
+    "Archive",
+    "AsyncArchive",
     "AsyncClient",
     "AsyncConfigureStream",
+    "AsyncFiles",
     "AsyncInvokeStream",
     "AuditEvent",
     "AuthenticationError",
@@ -75,8 +88,12 @@ __all__ = [
     "EffectivePolicy",
     "Error",
     "Exit",
+    "Extracted",
     "FailedDependency",
     "File",
+    "FileEntry",
+    "FileListing",
+    "Files",
     "ForwardedPort",
     "InvokeEvent",
     "InvokeResult",
@@ -102,6 +119,7 @@ __all__ = [
     "TemplateRef",
     "Violation",
     "WaitTimeout",
+    "WrittenFile",
     "__version__",
     "aiter_sse",
     "iter_sse",
