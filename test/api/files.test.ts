@@ -4,10 +4,12 @@
 // `svc api` process with the memory of it and of sandboxd measured.
 import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { Annotations, type Sandbox } from '../../core/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
+import { ForbiddenError, NotFoundError, SvcClient } from '../../clients/typescript/index.ts';
 import { waitFor } from '../controlplane/index.ts';
 import {
   hashedDownload,
@@ -324,6 +326,47 @@ describe('files', () => {
         describe: () => `last activity ${s?.metadata.annotations?.[Annotations.lastActivity]}`,
       },
     );
+  });
+});
+
+describe('the TypeScript client', () => {
+  test('writes (streamed), reads (whole and by range), lists, moves, deletes and moves folders as archives', async () => {
+    const client = new SvcClient({ baseUrl: base, apiKey: api.keys.alice, namespace: ns.name });
+    const { stream, sha256 } = patternStream(3 * 1024 * 1024);
+    const written = await client.writeFile(
+      'code',
+      '/workspace/ts/a b.bin',
+      Readable.toWeb(stream) as ReadableStream<Uint8Array>,
+      {
+        mode: '0640',
+      },
+    );
+    expect(written).toEqual({ path: '/workspace/ts/a b.bin', size: 3 * 1024 * 1024, sha256: sha256() });
+    const whole = Buffer.from(await (await client.readFile('code', '/workspace/ts/a b.bin')).arrayBuffer());
+    expect(createHash('sha256').update(whole).digest('hex')).toBe(written.sha256);
+    const part = await client.readFile('code', '/workspace/ts/a b.bin', { range: 'bytes=10-19' });
+    expect([part.status, Buffer.from(await part.arrayBuffer())]).toEqual([206, whole.subarray(10, 20)]);
+    const listing = await client.listFiles('code', '/workspace/ts');
+    expect(listing.entries.map((e) => [e.name, e.mode, e.type])).toEqual([['a b.bin', 0o640, 'file']]);
+    expect(await client.fileOperation('code', '/workspace/ts2', { op: 'mkdir' })).toEqual({
+      path: '/workspace/ts2',
+    });
+    await client.fileOperation('code', '/workspace/ts/a b.bin', { op: 'move', to: '/workspace/ts2/c.bin' });
+    const tar = Buffer.from(
+      await (await client.downloadArchive('code', '/workspace/ts2', { format: 'tar' })).arrayBuffer(),
+    );
+    expect(await client.uploadArchive('code', '/workspace/ts3', tar)).toEqual({
+      files: 1,
+      bytes: 3 * 1024 * 1024,
+    });
+    await client.deleteFile('code', '/workspace/ts2', { recursive: true });
+    await expect(client.readFile('code', '/workspace/ts2/c.bin')).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.writeFile('code', '/etc/x', 'x')).rejects.toMatchObject({
+      status: 400,
+      code: 'path_outside_workspace',
+    });
+    const bob = new SvcClient({ baseUrl: base, apiKey: api.keys.bob, namespace: ns.name });
+    await expect(bob.listFiles('code', '/workspace')).rejects.toBeInstanceOf(ForbiddenError);
   });
 });
 
