@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps.ts';
 import { HttpError, errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
 import { execRoutes } from './exec/index.ts';
+import { fileRoutes } from './files/index.ts';
 import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { requestLog } from './logging/index.ts';
@@ -60,6 +61,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/sandboxes', agentRoutes(deps));
   v1.route('/sandboxes', execRoutes(deps));
+  v1.route('/sandboxes', fileRoutes(deps));
   v1.route('/secrets', secretRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));
@@ -71,8 +73,11 @@ export function createApp(deps: ApiDeps): Hono {
 /** The largest JSON body of any endpoint but configure, invoke and previews. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
 
-/** Configure and invoke have their own documented limits; a preview streams to the app. */
-const OWN_LIMITS = /\/sandboxes\/[^/]+\/(configure$|invoke$|preview(\/|$))/;
+/**
+ * Configure and invoke have their own documented limits; a preview streams to the app; a
+ * file or archive upload streams to the sandbox, bounded only by its volume.
+ */
+const OWN_LIMITS = /\/sandboxes\/[^/]+\/(configure$|invoke$|preview(\/|$)|files\/.|archive$)/;
 
 /**
  * 413 above `MAX_JSON_BODY_BYTES`, decided from Content-Length before a byte is read, or

@@ -84,6 +84,7 @@ export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
     clones,
     snapshotData,
     claimInUse: (n, c) => runtime.claimInUse(n, c),
+    enforceVolumeSize: o.enforceVolumeSize ?? false,
   });
   const proxy = new ServiceProxy({ kc, logger, services, sandboxes: () => runtime.sandboxes() });
   const podQueue = new WorkQueue(runtime.reconcile, logger);

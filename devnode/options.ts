@@ -17,6 +17,12 @@ export interface DevnodeOptions {
    * that installs sandboxd gets a launcher running it instead of a copy of the binary.
    */
   sandboxdCommand: string[];
+  /**
+   * Each new claim's folder is a tmpfs of the claim's requested size, so a volume fills up
+   * (ENOSPC) where a real one would. Off by default: such a volume lives in memory and does
+   * not outlive devnode. For tests of a full volume.
+   */
+  enforceVolumeSize?: boolean;
 }
 
 /** Where devnode keeps things under its data folder. */

@@ -82,6 +82,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveLogs(w, r)
 	case r.Method == http.MethodPut && uri == "/limits":
 		s.putLimits(w, r)
+	case uri == "/fs" || strings.HasPrefix(uri, "/fs?"):
+		s.serveFS(w, r)
+	case uri == "/archive" || strings.HasPrefix(uri, "/archive?"):
+		s.serveArchive(w, r)
 	default:
 		writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no route " + r.Method + " " + uri})
 	}

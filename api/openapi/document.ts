@@ -29,9 +29,28 @@ import {
 } from '../../core/index.ts';
 import { ApiKeyRecord } from '../auth/index.ts';
 import { execOperations } from '../exec/openapi.ts';
+import { fileOperations } from '../files/openapi.ts';
 
 export type Status =
-  200 | 201 | 202 | 204 | 400 | 401 | 403 | 404 | 409 | 413 | 424 | 429 | 500 | 502 | 503 | 504;
+  | 200
+  | 201
+  | 202
+  | 204
+  | 206
+  | 400
+  | 401
+  | 403
+  | 404
+  | 409
+  | 413
+  | 416
+  | 424
+  | 429
+  | 500
+  | 502
+  | 503
+  | 504
+  | 507;
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
@@ -56,6 +75,8 @@ export interface Operation {
   rawRequest?: boolean;
   /** Any status may come back (the preview proxy answers with the app's response). */
   anyStatus?: string;
+  /** The success answers carry raw bytes of these media types (besides any JSON body). */
+  binary?: string[];
 }
 
 const Sandbox = z
@@ -384,6 +405,7 @@ export const operations: Operation[] = [
     errors: [401],
   },
   ...execOperations,
+  ...fileOperations,
 ];
 
 /** A schema as the document embeds it: JSON Schema 2020-12 without the dialect marker. */
@@ -422,43 +444,48 @@ export function openApiDocument(): Record<string, unknown> {
         schema: inline(schema as z.ZodType),
       })),
     ];
+    const bytes = Object.fromEntries(
+      (op.binary ?? []).map((type) => [type, { schema: { type: 'string', format: 'binary' } }]),
+    );
     const success = Object.entries(op.responses).map(([status, body]): [string, unknown] => [
       status,
-      body && !(op.events && status === '200')
-        ? { description: describe(status), ...json(ref(body)) }
-        : op.events && status === '200'
-          ? {
-              description:
-                'Server-Sent Events; the data of each event is the JSON of the schema named after it',
-              content: {
-                ...(body ? json(ref(body)).content : {}),
-                'text/event-stream': {
-                  // One event of the stream, as OpenAPI 3.2's itemSchema describes Server-Sent
-                  // Events (and as schemathesis checks each event): its name and its data, the
-                  // JSON of the schema x-sse-events names for it. Keepalives are comments.
-                  schema: {
-                    oneOf: Object.entries(op.events).map(([name, schema]) => ({
-                      type: 'object',
-                      required: ['event', 'data'],
-                      properties: {
-                        event: { const: name },
-                        data: {
-                          type: 'string',
-                          contentMediaType: 'application/json',
-                          contentSchema: ref(schema),
+      op.binary
+        ? { description: describe(status), content: { ...bytes, ...(body ? json(ref(body)).content : {}) } }
+        : body && !(op.events && status === '200')
+          ? { description: describe(status), ...json(ref(body)) }
+          : op.events && status === '200'
+            ? {
+                description:
+                  'Server-Sent Events; the data of each event is the JSON of the schema named after it',
+                content: {
+                  ...(body ? json(ref(body)).content : {}),
+                  'text/event-stream': {
+                    // One event of the stream, as OpenAPI 3.2's itemSchema describes Server-Sent
+                    // Events (and as schemathesis checks each event): its name and its data, the
+                    // JSON of the schema x-sse-events names for it. Keepalives are comments.
+                    schema: {
+                      oneOf: Object.entries(op.events).map(([name, schema]) => ({
+                        type: 'object',
+                        required: ['event', 'data'],
+                        properties: {
+                          event: { const: name },
+                          data: {
+                            type: 'string',
+                            contentMediaType: 'application/json',
+                            contentSchema: ref(schema),
+                          },
+                          id: { type: 'string' },
+                          retry: { type: 'integer' },
                         },
-                        id: { type: 'string' },
-                        retry: { type: 'integer' },
-                      },
-                    })),
+                      })),
+                    },
+                    'x-sse-events': Object.fromEntries(
+                      Object.entries(op.events).map(([name, schema]) => [name, ref(schema)]),
+                    ),
                   },
-                  'x-sse-events': Object.fromEntries(
-                    Object.entries(op.events).map(([name, schema]) => [name, ref(schema)]),
-                  ),
                 },
-              },
-            }
-          : { description: describe(status) },
+              }
+            : { description: describe(status) },
     ]);
     const refusals = op.errors.map((status): [string, unknown] => {
       const bodies = op.refusals?.[status];
@@ -505,18 +532,21 @@ const DESCRIPTIONS: Record<string, string> = {
   '201': 'Created',
   '202': 'Accepted',
   '204': 'No content',
+  '206': 'Partial content: the byte range asked for',
   '400': 'Invalid request: a parameter or body field is malformed (`fields` names each)',
   '401': 'No valid X-API-Key or bearer token',
   '403': 'Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service',
   '404': 'No such object (or namespace)',
   '409': 'Conflicts with the current state (exists already, not running, changed meanwhile)',
   '413': 'Request body too large',
+  '416': 'The byte range asked for is not in the file',
   '424': 'The sandbox is not configured yet',
   '429': 'Too many in flight',
   '500': 'A stored policy is malformed, or a fault of the service',
   '502': 'The sandbox did not answer',
   '503': 'The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After',
   '504': 'The operator did not publish the change in time',
+  '507': 'The sandbox volume is full; nothing was left behind',
 };
 const describe = (status: string) => DESCRIPTIONS[status] ?? `HTTP ${status}`;
 

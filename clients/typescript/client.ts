@@ -475,6 +475,145 @@ export class SvcClient {
   async getOpenApiDocument(opts: Pick<CallOptions, 'signal'> = {}): Promise<Success<'getOpenApiDocument'>> {
     return ok(await this.raw.GET('/openapi.json', { signal: opts.signal }));
   }
+
+  // Files and archives of a sandbox's workspace. Paths are absolute (`/workspace/app/x.py`);
+  // bodies stream both ways.
+
+  /** The URL of a file (or folder) path of a sandbox, with query parameters. */
+  #fileUrl(id: string, route: 'files' | 'archive', path: string | undefined, query: Record<string, string>) {
+    const ns = query.namespace ?? this.#namespace;
+    const q = new URLSearchParams(Object.entries(query).filter(([k]) => k !== 'namespace'));
+    if (ns !== undefined) q.set('namespace', ns);
+    const rest =
+      path === undefined ? '' : `/${path.replace(/^\/+/, '').split('/').map(encodeURIComponent).join('/')}`;
+    const search = q.toString() === '' ? '' : `?${q.toString()}`;
+    return `${this.#base}/sandboxes/${encodeURIComponent(id)}/${route}${rest}${search}`;
+  }
+
+  async #send(url: string, init: RequestInit & { duplex?: 'half' }): Promise<Response> {
+    const headers = new Headers(init.headers);
+    for (const [k, v] of Object.entries(this.#headers)) headers.set(k, v);
+    const res = await this.#fetch(new Request(url, { ...init, headers }));
+    if (!res.ok && res.status !== 304) {
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON: the text is the error
+      }
+      throw errorFromResponse(res.status, res.headers, body);
+    }
+    return res;
+  }
+
+  /** Lists a folder: its entries (name, path, size, type, mode, modifiedAt). */
+  async listFiles(id: string, path: string, opts: CallOptions = {}): Promise<Success<'listFiles'>> {
+    const res = await this.#send(this.#fileUrl(id, 'files', undefined, this.#strings({ ...opts, path })), {
+      signal: opts.signal,
+    });
+    return (await res.json()) as Success<'listFiles'>;
+  }
+
+  /**
+   * A file's bytes as the answer, its body a stream (`range` such as `bytes=0-99` answers
+   * 206 with that part). A folder answers with its listing as JSON.
+   */
+  async readFile(id: string, path: string, opts: CallOptions & { range?: string } = {}): Promise<Response> {
+    const { range, ...rest } = opts;
+    return this.#send(this.#fileUrl(id, 'files', path, this.#strings(rest)), {
+      signal: opts.signal,
+      headers: range ? { range } : {},
+    });
+  }
+
+  /** Writes a file from `body` (streamed when a stream); 201 new, 200 replaced. `mode` as octal, such as `0755`. */
+  async writeFile(
+    id: string,
+    path: string,
+    body: InvokeInput,
+    opts: CallOptions & { mode?: string } = {},
+  ): Promise<Success<'writeFile'>> {
+    const res = await this.#send(this.#fileUrl(id, 'files', path, this.#strings(opts)), {
+      method: 'PUT',
+      body: body as RequestInit['body'],
+      headers: { 'content-type': 'application/octet-stream' },
+      signal: opts.signal,
+      ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    });
+    return (await res.json()) as Success<'writeFile'>;
+  }
+
+  /** Deletes a file, link or empty folder; `recursive` for a folder with entries. */
+  async deleteFile(
+    id: string,
+    path: string,
+    opts: CallOptions & { recursive?: boolean } = {},
+  ): Promise<void> {
+    const { recursive, ...rest } = opts;
+    await this.#send(
+      this.#fileUrl(
+        id,
+        'files',
+        path,
+        this.#strings({ ...rest, ...(recursive ? { recursive: 'true' } : {}) }),
+      ),
+      { method: 'DELETE', signal: opts.signal },
+    );
+  }
+
+  /** `{op: 'mkdir'}` makes a folder (and its parents); `{op: 'move', to}` moves an entry. */
+  async fileOperation(
+    id: string,
+    path: string,
+    body: JsonBody<'fileOperation'>,
+    opts: CallOptions = {},
+  ): Promise<Success<'fileOperation'>> {
+    const res = await this.#send(this.#fileUrl(id, 'files', path, this.#strings(opts)), {
+      method: 'POST',
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+      signal: opts.signal,
+    });
+    return (await res.json()) as Success<'fileOperation'>;
+  }
+
+  /** A folder as a zip (default), tar or tar.gz; the answer's body streams it. */
+  async downloadArchive(
+    id: string,
+    path: string,
+    opts: CallOptions & { format?: 'zip' | 'tar' | 'tar.gz' } = {},
+  ): Promise<Response> {
+    return this.#send(this.#fileUrl(id, 'archive', undefined, this.#strings({ ...opts, path })), {
+      signal: opts.signal,
+    });
+  }
+
+  /** Extracts a tar or tar.gz (`body`, streamed when a stream) into the folder `path`. */
+  async uploadArchive(
+    id: string,
+    path: string,
+    body: InvokeInput,
+    opts: CallOptions = {},
+  ): Promise<Success<'uploadArchive'>> {
+    const res = await this.#send(this.#fileUrl(id, 'archive', undefined, this.#strings({ ...opts, path })), {
+      method: 'PUT',
+      body: body as RequestInit['body'],
+      headers: { 'content-type': 'application/octet-stream' },
+      signal: opts.signal,
+      ...(body instanceof ReadableStream ? { duplex: 'half' } : {}),
+    });
+    return (await res.json()) as Success<'uploadArchive'>;
+  }
+
+  /** The string-valued options of a call as query parameters (the signal dropped). */
+  #strings(opts: object): Record<string, string> {
+    return Object.fromEntries(
+      Object.entries(opts).filter(
+        (e): e is [string, string] => e[0] !== 'signal' && typeof e[1] === 'string',
+      ),
+    );
+  }
 }
 
 function streamOf(body: ReadableStream<Uint8Array> | null | undefined): ReadableStream<Uint8Array> {

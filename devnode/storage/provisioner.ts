@@ -7,11 +7,14 @@ import {
   type V1PersistentVolumeClaim,
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { parseQuantity } from '../../core/index.ts';
 import { ignoring, isStatus, mergePatch, splitKey, type Informer } from '../../kube/index.ts';
 import type { Layout } from '../options.ts';
 import { DRIVER, SNAPSHOT_GROUP, SNAPSHOT_VERSION, STORAGE_CLASS } from './classes.ts';
 import type { Clones } from './clones.ts';
 import { copyTree } from './copy.ts';
+import { mounted } from './mounts.ts';
+import { run } from './run.ts';
 import type { SnapshotData } from './retention.ts';
 
 const PVC_PROTECTION = 'kubernetes.io/pvc-protection';
@@ -24,6 +27,8 @@ export interface ProvisionerDeps {
   clones: Clones;
   snapshotData: SnapshotData;
   claimInUse: (namespace: string, name: string) => boolean;
+  /** A new claim's folder is a tmpfs of its requested size (see DevnodeOptions). */
+  enforceVolumeSize: boolean;
 }
 
 interface Snapshot {
@@ -70,6 +75,11 @@ export class Provisioner {
       this.#o.logger.info({ claim: key, snapshot: source, cloned }, 'claim hydrated from snapshot');
     } else {
       await mkdir(dir, { recursive: true });
+      if (this.#o.enforceVolumeSize && !(await mounted(dir))) {
+        const { num, den } = parseQuantity(claim.spec?.resources?.requests?.storage ?? '1Gi');
+        // Released like a clone's overlay: #release unmounts whatever is on the folder.
+        await run('mount', ['-t', 'tmpfs', '-o', `size=${num / den},mode=0755`, 'tmpfs', dir]);
+      }
     }
     await this.#bind(claim, pv, dir);
   };

@@ -223,6 +223,34 @@ export class SandboxdClient {
     });
   }
 
+  /**
+   * One request whose body streams from `body` (piped, so back-pressure reaches the caller)
+   * and whose response comes back unread: the file and archive transfers, which pass
+   * through the API without being held in memory.
+   */
+  stream(
+    method: string,
+    path: string,
+    opts: { headers?: Record<string, string>; body?: Readable; signal?: AbortSignal } = {},
+  ): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = request({
+        ...this.#target,
+        method,
+        path,
+        headers: { ...opts.headers, authorization: this.#auth },
+        signal: opts.signal,
+      });
+      req.on('response', resolve);
+      req.on('error', reject);
+      if (!opts.body) req.end();
+      else {
+        opts.body.on('error', (err) => req.destroy(err));
+        opts.body.pipe(req);
+      }
+    });
+  }
+
   #send(
     method: string,
     path: string,

@@ -16,7 +16,7 @@ export interface TestDevnode {
  * Node, runs that namespace's Pods under bubblewrap and keeps its folders in a temporary
  * directory (`svc-test-devnode-*`, which the leftover check looks for).
  */
-export function useDevnode(ns: TestNamespace): TestDevnode {
+export function useDevnode(ns: TestNamespace, opts: { enforceVolumeSize?: boolean } = {}): TestDevnode {
   const state = { dataDir: '', nodeName: '', devnode: undefined as RunningDevnode | undefined };
   beforeAll(async () => {
     state.dataDir = await mkdtemp(join(tmpdir(), 'svc-test-devnode-'));
@@ -28,6 +28,7 @@ export function useDevnode(ns: TestNamespace): TestDevnode {
       dataDir: state.dataDir,
       namespace: ns.name,
       sandboxdCommand: await sandboxdLauncher(resolve(import.meta.dirname, '../..')),
+      ...opts,
     });
   }, 60_000);
   afterAll(async () => {

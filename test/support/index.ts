@@ -16,3 +16,13 @@ export {
   useOperator,
   shIn,
 } from './stack.ts';
+export {
+  hashedDownload,
+  patternStream,
+  peakGrowth,
+  rawRequest,
+  rssMiB,
+  startApiProcess,
+  tarOf,
+} from './transfer.ts';
+export type { RawAnswer, TarEntry } from './transfer.ts';

@@ -6,6 +6,16 @@
 """
 
 from ._exec import AsyncLogStream, ExecResult, LogStream, SandboxLogs
+from ._files import (
+    Archive,
+    AsyncArchive,
+    AsyncFiles,
+    Extracted,
+    FileEntry,
+    FileListing,
+    Files,
+    WrittenFile,
+)
 from ._http import RetryPolicy, __version__
 from ._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
@@ -60,8 +70,11 @@ __all__ = [
     "Accepted",
     "AgentConfigureStatus",
     "AgentHarness",
+    "Archive",
+    "AsyncArchive",
     "AsyncClient",
     "AsyncConfigureStream",
+    "AsyncFiles",
     "AsyncInvokeStream",
     "AsyncLogStream",
     "AuditEvent",
@@ -78,8 +91,12 @@ __all__ = [
     "Error",
     "ExecResult",
     "Exit",
+    "Extracted",
     "FailedDependency",
     "File",
+    "FileEntry",
+    "FileListing",
+    "Files",
     "ForwardedPort",
     "InvokeEvent",
     "InvokeResult",
@@ -107,6 +124,7 @@ __all__ = [
     "TemplateRef",
     "Violation",
     "WaitTimeout",
+    "WrittenFile",
     "__version__",
     "aiter_sse",
     "iter_sse",

@@ -10,7 +10,15 @@ import asyncio
 import inspect
 import random
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import (
+    AsyncIterable,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Iterator,
+    Mapping,
+)
 from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -90,10 +98,13 @@ class Call:
     path: str
     params: dict[str, str] = field(default_factory=dict)
     json: Any = None
-    content: bytes | None = None
+    content: bytes | Iterable[bytes] | AsyncIterable[bytes] | None = None
+    """The raw body: bytes, or chunks streamed as they come."""
     headers: dict[str, str] = field(default_factory=dict)
     timeout: httpx.Timeout | None = None
     """Instead of the client's own (a JSON exec answers only when its command ends)."""
+    once: bool = False
+    """Never retried: a streamed body cannot be sent twice."""
 
 
 def api_base(base_url: str) -> str:
@@ -178,7 +189,11 @@ class SyncHTTP(_Base):
                 request = self.client.build_request(call.method, call.path, **kwargs)
                 response = self.client.send(request, stream=True)
             except httpx.TransportError as exc:
-                delay = retry_delay(self.retry, call.method, attempt, transport_error=True)
+                delay = (
+                    None
+                    if call.once
+                    else retry_delay(self.retry, call.method, attempt, transport_error=True)
+                )
                 if delay is None:
                     raise APIConnectionError(f"{call.method} {call.path}: {exc!r}") from exc
             else:
@@ -186,12 +201,16 @@ class SyncHTTP(_Base):
                     if response.status_code < 400:
                         yield response
                         return
-                    delay = retry_delay(
-                        self.retry,
-                        call.method,
-                        attempt,
-                        status=response.status_code,
-                        headers=response.headers,
+                    delay = (
+                        None
+                        if call.once
+                        else retry_delay(
+                            self.retry,
+                            call.method,
+                            attempt,
+                            status=response.status_code,
+                            headers=response.headers,
+                        )
                     )
                     if delay is None:
                         try:
@@ -259,7 +278,11 @@ class AsyncHTTP(_Base):
                 request = self.client.build_request(call.method, call.path, **kwargs)
                 response = await self.client.send(request, stream=True)
             except httpx.TransportError as exc:
-                delay = retry_delay(self.retry, call.method, attempt, transport_error=True)
+                delay = (
+                    None
+                    if call.once
+                    else retry_delay(self.retry, call.method, attempt, transport_error=True)
+                )
                 if delay is None:
                     raise APIConnectionError(f"{call.method} {call.path}: {exc!r}") from exc
             else:
@@ -267,12 +290,16 @@ class AsyncHTTP(_Base):
                     if response.status_code < 400:
                         yield response
                         return
-                    delay = retry_delay(
-                        self.retry,
-                        call.method,
-                        attempt,
-                        status=response.status_code,
-                        headers=response.headers,
+                    delay = (
+                        None
+                        if call.once
+                        else retry_delay(
+                            self.retry,
+                            call.method,
+                            attempt,
+                            status=response.status_code,
+                            headers=response.headers,
+                        )
                     )
                     if delay is None:
                         try:

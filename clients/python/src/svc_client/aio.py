@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 
 from ._exec import AsyncExecMixin
+from ._files import AsyncArchive, AsyncFiles
 from ._http import (
     DEFAULT_STREAM_READ_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -206,6 +207,10 @@ class AsyncClient(AsyncExecMixin):
             retry=retry or RetryPolicy(),
             transport=transport,
         )
+        self.files = AsyncFiles(self._http, namespace)
+        """Files of a sandbox's workspace (:class:`~svc_client.AsyncFiles`)."""
+        self.archive = AsyncArchive(self._http, namespace)
+        """Folders of a sandbox's workspace as archives (:class:`~svc_client.AsyncArchive`)."""
 
     async def _json(self, call: Call) -> dict[str, Any]:
         return json_body(await self._http.request(call))

@@ -14,6 +14,7 @@ from urllib.parse import quote
 import httpx
 
 from ._exec import ExecMixin
+from ._files import Archive, Files
 from ._http import (
     DEFAULT_STREAM_READ_TIMEOUT,
     DEFAULT_TIMEOUT,
@@ -513,6 +514,10 @@ class Client(ExecMixin):
             retry=retry or RetryPolicy(),
             transport=transport,
         )
+        self.files = Files(self._http, namespace)
+        """Files of a sandbox's workspace (:class:`~svc_client.Files`)."""
+        self.archive = Archive(self._http, namespace)
+        """Folders of a sandbox's workspace as archives (:class:`~svc_client.Archive`)."""
 
     def _json(self, call: Call) -> dict[str, Any]:
         return json_body(self._http.request(call))

@@ -1,0 +1,2 @@
+export { fileRoutes } from './routes.ts';
+export { fileOperations } from './openapi.ts';

@@ -1,0 +1,95 @@
+import { NamespaceQuery } from '../../core/index.ts';
+import type { Operation, Status } from '../openapi/document.ts';
+import {
+  ArchiveExtracted,
+  DeleteFileQuery,
+  DownloadArchiveQuery,
+  FileListing,
+  FileOperation,
+  FilePathResult,
+  FileWritten,
+  ListFilesQuery,
+  UploadArchiveQuery,
+  WriteFileQuery,
+} from './schemas.ts';
+
+/** A path outside the workspace is a 400; a stopped sandbox a 409. */
+const onFiles: Status[] = [400, 401, 403, 404, 409, 503];
+const octets = ['application/octet-stream'];
+
+/**
+ * The file and archive endpoints. In `{path}` a path is the absolute path in the sandbox
+ * without its leading slash (`workspace/app/x.py`); in `?path=` it is absolute.
+ */
+export const fileOperations: Operation[] = [
+  {
+    method: 'get',
+    path: '/sandboxes/{id}/files',
+    operationId: 'listFiles',
+    summary: 'List a folder of the workspace (`?path=/workspace/…`; `/files/?path=` works too)',
+    query: ListFilesQuery,
+    responses: { 200: FileListing },
+    errors: onFiles,
+  },
+  {
+    method: 'get',
+    path: '/sandboxes/{id}/files/{path}',
+    operationId: 'readFile',
+    summary: "A file's bytes, streamed (Range → 206; ETag, Last-Modified); a folder answers with its listing",
+    query: NamespaceQuery,
+    binary: octets,
+    responses: { 200: FileListing, 206: undefined },
+    errors: [...onFiles, 416],
+  },
+  {
+    method: 'put',
+    path: '/sandboxes/{id}/files/{path}',
+    operationId: 'writeFile',
+    summary:
+      'Write a file from the raw body, streamed (temporary file, then rename; folders created); 201 new, 200 replaced',
+    query: WriteFileQuery,
+    rawRequest: true,
+    responses: { 200: FileWritten, 201: FileWritten },
+    errors: [...onFiles, 507],
+  },
+  {
+    method: 'delete',
+    path: '/sandboxes/{id}/files/{path}',
+    operationId: 'deleteFile',
+    summary: 'Delete a file, link or empty folder (`?recursive=true` for a folder with entries)',
+    query: DeleteFileQuery,
+    responses: { 204: undefined },
+    errors: onFiles,
+  },
+  {
+    method: 'post',
+    path: '/sandboxes/{id}/files/{path}',
+    operationId: 'fileOperation',
+    summary: 'Make a folder (`{"op":"mkdir"}`) or move an entry (`{"op":"move","to":"/workspace/…"}`)',
+    query: NamespaceQuery,
+    request: FileOperation,
+    responses: { 200: FilePathResult, 201: FilePathResult },
+    errors: [...onFiles, 413],
+  },
+  {
+    method: 'get',
+    path: '/sandboxes/{id}/archive',
+    operationId: 'downloadArchive',
+    summary: 'A folder as a zip (default), tar or tar.gz, streamed (modes, times and links kept)',
+    query: DownloadArchiveQuery,
+    binary: ['application/zip', 'application/x-tar', 'application/gzip'],
+    responses: { 200: undefined },
+    errors: onFiles,
+  },
+  {
+    method: 'put',
+    path: '/sandboxes/{id}/archive',
+    operationId: 'uploadArchive',
+    summary:
+      'Extract a tar or tar.gz into a folder; any entry that would land outside the workspace refuses the whole archive before anything is written',
+    query: UploadArchiveQuery,
+    rawRequest: true,
+    responses: { 200: ArchiveExtracted },
+    errors: [...onFiles, 507],
+  },
+];

@@ -1,0 +1,275 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
+import { Hono, type Context } from 'hono';
+import type { z } from 'zod';
+import type { Sandbox } from '../../core/index.ts';
+import type { SandboxdClient } from '../../kube/index.ts';
+import { readBounded, sandboxdOf, unreachable } from '../agent/checks.ts';
+import type { ApiDeps } from '../deps.ts';
+import { HttpError, badRequest, validationError } from '../errors/index.ts';
+import { ownedSandbox } from '../sandboxes/index.ts';
+import {
+  DeleteFileQuery,
+  DownloadArchiveQuery,
+  FileOperation,
+  ListFilesQuery,
+  ReadFileQuery,
+  UploadArchiveQuery,
+  WriteFileQuery,
+} from './schemas.ts';
+
+/** The one folder the file API serves; sandboxd checks again, links followed. */
+export const WORKSPACE = '/workspace';
+
+/** Request headers a read passes to sandboxd (ranges and conditional requests). */
+const READ_HEADERS = ['range', 'if-range', 'if-none-match', 'if-modified-since'];
+/** Answer headers passed back. */
+const ANSWER_HEADERS = [
+  'content-type',
+  'content-length',
+  'content-range',
+  'accept-ranges',
+  'etag',
+  'last-modified',
+  'content-disposition',
+];
+
+/**
+ * Files and archives of a sandbox's workspace. The API checks the caller, the sandbox and the
+ * path (lexically); sandboxd does the work and checks the path again with links followed.
+ * Bodies stream through in both directions, never held: a 1 GiB file costs a few buffers.
+ */
+export function fileRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+
+  const list = async (c: Context) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const query = parse(ListFilesQuery, c.req.query());
+    const path = workspacePath(query.path, 'path');
+    return pass(await call(deps, sandbox, 'GET', fsPath(path)));
+  };
+  app.get('/:id/files', list);
+  app.get('/:id/files/', list);
+
+  app.get('/:id/files/*', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    parse(ReadFileQuery, c.req.query());
+    const path = pathOf(c);
+    const headers: Record<string, string> = {};
+    for (const h of READ_HEADERS) {
+      const v = c.req.header(h);
+      if (v !== undefined) headers[h] = v;
+    }
+    return pass(await call(deps, sandbox, 'GET', fsPath(path), { headers, signal: c.req.raw.signal }), c);
+  });
+
+  app.put('/:id/files/*', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const { mode } = parse(WriteFileQuery, c.req.query());
+    const path = pathOf(c);
+    return pass(
+      await call(deps, sandbox, 'PUT', fsPath(path, mode ? { mode } : {}), {
+        headers: lengthOf(c),
+        body: bodyOf(c),
+      }),
+    );
+  });
+
+  app.delete('/:id/files/*', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const { recursive } = parse(DeleteFileQuery, c.req.query());
+    const path = pathOf(c);
+    return pass(await call(deps, sandbox, 'DELETE', fsPath(path, recursive ? { recursive } : {})));
+  });
+
+  app.post('/:id/files/*', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    parse(ReadFileQuery, c.req.query());
+    const path = pathOf(c);
+    const op = parse(FileOperation, jsonOf(await readBounded(c, MAX_OPERATION_BYTES)));
+    if (op.op === 'move') workspacePath(op.to, 'to');
+    const body = Readable.from([JSON.stringify(op)]);
+    return pass(await call(deps, sandbox, 'POST', fsPath(path), { body }));
+  });
+
+  app.get('/:id/archive', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const query = parse(DownloadArchiveQuery, c.req.query());
+    const path = workspacePath(query.path, 'path');
+    const search = new URLSearchParams({ path, format: query.format ?? 'zip' });
+    return pass(
+      await call(deps, sandbox, 'GET', `/archive?${search.toString()}`, { signal: c.req.raw.signal }),
+      c,
+    );
+  });
+
+  app.put('/:id/archive', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const query = parse(UploadArchiveQuery, c.req.query());
+    const path = workspacePath(query.path, 'path');
+    const search = new URLSearchParams({ path });
+    return pass(
+      await call(deps, sandbox, 'PUT', `/archive?${search.toString()}`, {
+        headers: lengthOf(c),
+        body: bodyOf(c),
+      }),
+    );
+  });
+
+  return app;
+}
+
+/** A move or mkdir is a few hundred bytes; its body is exempt from the JSON limit with uploads. */
+const MAX_OPERATION_BYTES = 64 * 1024;
+
+function jsonOf(body: Buffer): unknown {
+  try {
+    return JSON.parse(body.toString()) as unknown;
+  } catch {
+    throw badRequest('request body is not valid JSON');
+  }
+}
+
+function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw validationError(parsed.error);
+  return parsed.data;
+}
+
+const outside = (path: string, why: string) =>
+  new HttpError(400, 'path_outside_workspace', `${path}: ${why}; only paths inside ${WORKSPACE} are served`);
+
+/**
+ * `path` if it is absolute, free of `..` and inside the workspace (the folder itself
+ * included), else the 400 the spec names. Links are sandboxd's to follow.
+ */
+export function workspacePath(path: string, field: string): string {
+  if (path === '') throw new HttpError(400, 'invalid_request', `invalid request: ${field}: is required`);
+  if (path.includes('\0')) throw outside(path, 'a NUL is not allowed');
+  if (!path.startsWith('/')) throw outside(path, 'must be an absolute path');
+  const segments = path.split('/');
+  if (segments.includes('..')) throw outside(path, '.. is not allowed');
+  const clean = `/${segments.filter((s) => s !== '' && s !== '.').join('/')}`;
+  if (clean !== WORKSPACE && !clean.startsWith(`${WORKSPACE}/`))
+    throw outside(path, 'not inside the workspace');
+  return clean;
+}
+
+/**
+ * The sandbox path a `/files/{path}` URL names: what follows `/files/`, each segment decoded
+ * (the URL's path is the absolute path without its leading slash).
+ */
+function pathOf(c: Context): string {
+  const { pathname } = new URL(c.req.url);
+  const match = /\/sandboxes\/[^/]+\/files\/(.*)$/.exec(pathname);
+  const rest = match?.[1] ?? '';
+  if (rest === '') throw new HttpError(400, 'invalid_request', 'invalid request: path: is required');
+  let decoded: string;
+  try {
+    decoded = rest
+      .split('/')
+      .map((s) => decodeURIComponent(s))
+      .join('/');
+  } catch {
+    throw new HttpError(400, 'invalid_request', 'invalid request: path: malformed percent-encoding');
+  }
+  return workspacePath(`/${decoded}`, 'path');
+}
+
+function fsPath(path: string, extra: Record<string, string> = {}): string {
+  return `/fs?${new URLSearchParams({ path, ...extra }).toString()}`;
+}
+
+/** The caller's Content-Length, passed on, so sandboxd reads a sized body rather than chunks. */
+function lengthOf(c: Context): Record<string, string> {
+  const length = c.req.header('content-length');
+  return length !== undefined && /^\d+$/.test(length) ? { 'content-length': length } : {};
+}
+
+/**
+ * The request body as a Node stream, read as sandboxd takes it (back-pressure end to end).
+ * Served by Node, that is the IncomingMessage itself when nothing has read it yet: piping it
+ * straight on keeps a 1 GiB upload to a few socket buffers, where the web-stream adapters
+ * in between would each queue chunks of their own.
+ */
+function bodyOf(c: Context): Readable {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  if (incoming && incoming.readableFlowing === null && !incoming.readableDidRead) return incoming;
+  const body = c.req.raw.body;
+  return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([]);
+}
+
+/** The 409 of a sandbox that is not running: its files are there, but nothing serves them. */
+function requireRunning(sandbox: Sandbox): void {
+  const phase = sandbox.status?.phase ?? 'Pending';
+  if (phase !== 'Running')
+    throw new HttpError(
+      409,
+      'not_running',
+      `sandbox ${sandbox.metadata.name} is ${phase}; files and archives need it Running`,
+      { extra: { phase } },
+    );
+}
+
+async function call(
+  deps: ApiDeps,
+  sandbox: Sandbox,
+  method: string,
+  path: string,
+  opts: { headers?: Record<string, string>; body?: Readable; signal?: AbortSignal } = {},
+): Promise<IncomingMessage> {
+  requireRunning(sandbox);
+  // Only the address is looked up here: a streamed body cannot be sent twice, so there is
+  // no second attempt once it has started.
+  const { client } = await sandboxdOf(deps, sandbox, (c: SandboxdClient) => Promise.resolve(c));
+  try {
+    return await client.stream(method, path, opts);
+  } catch (err) {
+    if (opts.signal?.aborted) throw err;
+    const { namespace = '', name = '' } = sandbox.metadata;
+    deps.sandboxd.forget(namespace, name);
+    throw unreachable((err as Error).message);
+  }
+}
+
+/**
+ * sandboxd's answer as the caller's: its status, the headers that describe the body, and
+ * the body streamed. A fault inside sandboxd (a 5xx other than 507) is a 502, never a 500.
+ * Served by Node, bytes (a file, an archive) are piped from sandboxd's response straight
+ * into the caller's, with back-pressure and no web-stream adapters in between: the
+ * fastest way through, and the one that holds the least.
+ */
+async function pass(res: IncomingMessage, c?: Context): Promise<Response> {
+  const status = res.statusCode ?? 502;
+  if (status >= 500 && status !== 507) {
+    const text = await textOf(res);
+    throw new HttpError(502, 'sandbox_error', `sandboxd failed: ${text.slice(0, 1000)}`);
+  }
+  const headers = new Headers();
+  for (const h of ANSWER_HEADERS) {
+    const v = res.headers[h];
+    if (typeof v === 'string') headers.set(h, v);
+  }
+  if (status === 204 || status === 304) {
+    res.resume();
+    return new Response(null, { status, headers });
+  }
+  const outgoing = (c?.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (outgoing && (status === 200 || status === 206) && !headers.get('content-type')?.includes('json')) {
+    outgoing.writeHead(status, Object.fromEntries(headers));
+    pipeline(res, outgoing).catch(() => undefined); // a caller gone: both sides are closed
+    return new Response(null, { headers: { [ALREADY_SENT]: 'true' } });
+  }
+  return new Response(Readable.toWeb(res) as ReadableStream<Uint8Array>, { status, headers });
+}
+
+/** @hono/node-server's mark of a response a handler has written itself. */
+const ALREADY_SENT = 'x-hono-already-sent';
+
+async function textOf(res: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of res as AsyncIterable<Buffer>) chunks.push(chunk);
+  return Buffer.concat(chunks).toString();
+}

@@ -1,0 +1,59 @@
+import { z } from 'zod';
+import { NamespaceQuery } from '../../core/index.ts';
+
+/**
+ * A path inside the sandbox, absolute (`/workspace/…`). Whether it is inside the workspace
+ * is the route's to say (400 `path_outside_workspace`), not a schema's.
+ */
+const AbsolutePath = z.string().min(1).max(4096).meta({ description: 'An absolute path inside /workspace' });
+
+export const FileEntry = z
+  .object({
+    name: z.string(),
+    path: z.string(),
+    size: z.int(),
+    isDir: z.boolean(),
+    type: z.enum(['file', 'dir', 'symlink']),
+    mode: z.int().meta({ description: 'Permission bits, such as 420 (0644)' }),
+    modifiedAt: z.int().meta({ description: 'Seconds since the epoch' }),
+  })
+  .meta({ id: 'FileEntry' });
+
+export const FileListing = z
+  .object({ path: z.string(), entries: z.array(FileEntry) })
+  .meta({ id: 'FileListing' });
+
+export const FileWritten = z
+  .object({ path: z.string(), size: z.int(), sha256: z.string() })
+  .meta({ id: 'FileWritten' });
+
+export const FilePathResult = z.object({ path: z.string() }).meta({ id: 'FilePath' });
+
+export const FileOperation = z
+  .discriminatedUnion('op', [
+    z.object({ op: z.literal('mkdir') }),
+    z.object({ op: z.literal('move'), to: AbsolutePath }),
+  ])
+  .meta({ id: 'FileOperation' });
+
+export const ArchiveExtracted = z
+  .object({
+    files: z.int().meta({ description: 'Files and links written' }),
+    bytes: z.int().meta({ description: 'Bytes of the files written' }),
+  })
+  .meta({ id: 'ArchiveExtracted' });
+
+export const ListFilesQuery = NamespaceQuery.extend({ path: AbsolutePath });
+export const ReadFileQuery = NamespaceQuery;
+export const WriteFileQuery = NamespaceQuery.extend({
+  mode: z
+    .string()
+    .regex(/^0?[0-7]{3,4}$/, 'must be octal permission bits, such as 0644 or 0755')
+    .optional(),
+});
+export const DeleteFileQuery = NamespaceQuery.extend({ recursive: z.enum(['true', 'false']).optional() });
+export const DownloadArchiveQuery = NamespaceQuery.extend({
+  path: AbsolutePath,
+  format: z.enum(['zip', 'tar', 'tar.gz']).optional(),
+});
+export const UploadArchiveQuery = NamespaceQuery.extend({ path: AbsolutePath });

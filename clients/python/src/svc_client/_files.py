@@ -1,0 +1,473 @@
+"""Files and archives of a sandbox's workspace: ``client.files`` and ``client.archive``.
+
+Paths in a sandbox are absolute (``/workspace/app/x.py``). Bodies stream both ways: an
+upload is read from its source a chunk at a time and a download written as it arrives, so a
+file of any size costs a chunk of memory.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tarfile
+import tempfile
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any, cast
+from urllib.parse import quote
+
+from ._http import Call, json_body
+
+if TYPE_CHECKING:
+    from ._http import AsyncHTTP, SyncHTTP
+
+CHUNK = 1024 * 1024
+"""How much of a file an upload reads, or a download writes, at a time."""
+
+Data = bytes | str | Iterable[bytes] | IO[bytes]
+"""What a write sends: bytes, text (UTF-8), chunks, or a binary file object."""
+AsyncData = bytes | str | AsyncIterable[bytes] | Iterable[bytes] | IO[bytes]
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    """One entry of a folder listing."""
+
+    name: str
+    path: str
+    size: int
+    is_dir: bool
+    type: str
+    """``file``, ``dir`` or ``symlink``."""
+    mode: int
+    """Permission bits, such as ``0o644``."""
+    modified_at: int
+    """Seconds since the epoch."""
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> FileEntry:
+        return cls(
+            name=d["name"],
+            path=d["path"],
+            size=d["size"],
+            is_dir=d["isDir"],
+            type=d["type"],
+            mode=d["mode"],
+            modified_at=d["modifiedAt"],
+        )
+
+
+@dataclass(frozen=True)
+class FileListing:
+    path: str
+    entries: list[FileEntry]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> FileListing:
+        return cls(path=d["path"], entries=[FileEntry.from_dict(e) for e in d["entries"]])
+
+
+@dataclass(frozen=True)
+class WrittenFile:
+    """What a write answers: the path, its size and the sha256 of what was written."""
+
+    path: str
+    size: int
+    sha256: str
+    created: bool
+    """True for a new file (201), False when one was replaced (200)."""
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """What an archive upload answers: the files and links written, and their bytes."""
+
+    files: int
+    bytes: int
+
+
+def _sandbox(name: str) -> str:
+    return f"/sandboxes/{quote(name, safe='')}"
+
+
+def _file_path(name: str, path: str) -> str:
+    """``/workspace/a b.txt`` -> ``/sandboxes/{name}/files/workspace/a%20b.txt``."""
+    return f"{_sandbox(name)}/files/{quote(path.lstrip('/'), safe='/')}"
+
+
+def _ns(namespace: str | None, default: str | None) -> dict[str, str]:
+    value = namespace or default
+    return {"namespace": value} if value else {}
+
+
+def _mode(mode: int | None) -> dict[str, str]:
+    return {} if mode is None else {"mode": format(mode, "04o")}
+
+
+def _chunks(data: Data) -> bytes | Iterator[bytes]:
+    if isinstance(data, str):
+        return data.encode()
+    if isinstance(data, bytes):
+        return data
+    if hasattr(data, "read"):
+        stream = cast(IO[bytes], data)
+        return iter(lambda: stream.read(CHUNK), b"")
+    return iter(data)
+
+
+async def _achunks(data: AsyncData) -> AsyncIterator[bytes]:
+    if isinstance(data, str):
+        yield data.encode()
+    elif isinstance(data, bytes):
+        yield data
+    elif hasattr(data, "read"):
+        stream = cast(IO[bytes], data)
+        while chunk := stream.read(CHUNK):
+            yield chunk
+    elif hasattr(data, "__aiter__"):
+        async for chunk in cast(AsyncIterable[bytes], data):
+            yield chunk
+    else:
+        for chunk in data:
+            yield chunk
+
+
+def _written(status: int, body: dict[str, Any]) -> WrittenFile:
+    return WrittenFile(
+        path=body["path"], size=body["size"], sha256=body["sha256"], created=status == 201
+    )
+
+
+def _tar_folder(folder: Path) -> IO[bytes]:
+    """A tar.gz of ``folder``'s contents in a temporary file (on disk, never in memory)."""
+    spool = tempfile.TemporaryFile()  # noqa: SIM115 (the caller closes it)
+    with tarfile.open(fileobj=spool, mode="w:gz") as tar:
+        for entry in sorted(folder.iterdir()):
+            tar.add(entry, arcname=entry.name)
+    spool.seek(0)
+    return spool
+
+
+def _extract(archive: IO[bytes], dest: Path) -> None:
+    """Extracts a downloaded tar(.gz) into ``dest``, refusing entries that would land outside."""
+    dest.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(fileobj=archive, mode="r:*") as tar:
+        if hasattr(tarfile, "data_filter"):
+            tar.extractall(dest, filter="data")
+        else:  # Pythons before the extraction filters: check the names ourselves
+            root = dest.resolve()
+            for member in tar.getmembers():
+                target = (dest / member.name).resolve()
+                if root != target and root not in target.parents:
+                    raise ValueError(f"archive entry {member.name!r} lands outside {dest}")
+            tar.extractall(dest)
+
+
+class _Calls:
+    """The calls of the file and archive endpoints; no I/O. Shared by both clients."""
+
+    def __init__(self, namespace: str | None) -> None:
+        self.namespace = namespace
+
+    def list(self, name: str, path: str, namespace: str | None) -> Call:
+        params = {"path": path, **_ns(namespace, self.namespace)}
+        return Call("GET", f"{_sandbox(name)}/files", params)
+
+    def read(self, name: str, path: str, namespace: str | None, range: str | None) -> Call:
+        headers = {"Accept": "*/*", **({"Range": range} if range else {})}
+        return Call("GET", _file_path(name, path), _ns(namespace, self.namespace), headers=headers)
+
+    def write(
+        self, name: str, path: str, mode: int | None, namespace: str | None, body: Any
+    ) -> Call:
+        return Call(
+            "PUT",
+            _file_path(name, path),
+            {**_mode(mode), **_ns(namespace, self.namespace)},
+            content=body,
+            headers={"Content-Type": "application/octet-stream"},
+            once=not isinstance(body, bytes),
+        )
+
+    def delete(self, name: str, path: str, recursive: bool, namespace: str | None) -> Call:
+        params = {**({"recursive": "true"} if recursive else {}), **_ns(namespace, self.namespace)}
+        return Call("DELETE", _file_path(name, path), params)
+
+    def op(self, name: str, path: str, body: dict[str, str], namespace: str | None) -> Call:
+        return Call("POST", _file_path(name, path), _ns(namespace, self.namespace), json=body)
+
+    def download_archive(self, name: str, path: str, fmt: str, namespace: str | None) -> Call:
+        params = {"path": path, "format": fmt, **_ns(namespace, self.namespace)}
+        return Call("GET", f"{_sandbox(name)}/archive", params, headers={"Accept": "*/*"})
+
+    def upload_archive(self, name: str, path: str, namespace: str | None, body: Any) -> Call:
+        params = {"path": path, **_ns(namespace, self.namespace)}
+        return Call(
+            "PUT",
+            f"{_sandbox(name)}/archive",
+            params,
+            content=body,
+            headers={"Content-Type": "application/octet-stream"},
+            once=not isinstance(body, bytes),
+        )
+
+
+class Files:
+    """``client.files``: read, write, list, delete, mkdir, move, upload and download."""
+
+    def __init__(self, http: SyncHTTP, namespace: str | None) -> None:
+        self._http = http
+        self._calls = _Calls(namespace)
+
+    def list(
+        self, name: str, path: str = "/workspace", *, namespace: str | None = None
+    ) -> FileListing:
+        """The entries of a folder."""
+        return FileListing.from_dict(
+            json_body(self._http.request(self._calls.list(name, path, namespace)))
+        )
+
+    def read(
+        self, name: str, path: str, *, range: str | None = None, namespace: str | None = None
+    ) -> bytes:
+        """A file's bytes (``range="bytes=0-99"`` for a part); large files: :meth:`download`."""
+        return self._http.request(self._calls.read(name, path, namespace, range)).content
+
+    def iter_bytes(self, name: str, path: str, *, namespace: str | None = None) -> Iterator[bytes]:
+        """A file's bytes as they arrive."""
+        with self._http.stream(self._calls.read(name, path, namespace, None), sse=True) as res:
+            yield from res.iter_bytes(CHUNK)
+
+    def write(
+        self,
+        name: str,
+        path: str,
+        data: Data,
+        *,
+        mode: int | None = None,
+        namespace: str | None = None,
+    ) -> WrittenFile:
+        """Writes a file (folders created); streamed unless ``data`` is bytes or text."""
+        res = self._http.request(self._calls.write(name, path, mode, namespace, _chunks(data)))
+        return _written(res.status_code, json_body(res))
+
+    def delete(
+        self, name: str, path: str, *, recursive: bool = False, namespace: str | None = None
+    ) -> None:
+        """Deletes a file, link or empty folder (``recursive=True`` for one with entries)."""
+        self._http.request(self._calls.delete(name, path, recursive, namespace))
+
+    def mkdir(self, name: str, path: str, *, namespace: str | None = None) -> str:
+        """Makes a folder and its parents; fine when it exists."""
+        return str(
+            json_body(self._http.request(self._calls.op(name, path, {"op": "mkdir"}, namespace)))[
+                "path"
+            ]
+        )
+
+    def move(self, name: str, path: str, to: str, *, namespace: str | None = None) -> str:
+        """Moves (renames) an entry inside the workspace; ``to`` must not exist."""
+        call = self._calls.op(name, path, {"op": "move", "to": to}, namespace)
+        return str(json_body(self._http.request(call))["path"])
+
+    def upload(
+        self,
+        name: str,
+        local: str | os.PathLike[str],
+        path: str,
+        *,
+        mode: int | None = None,
+        namespace: str | None = None,
+    ) -> WrittenFile:
+        """Uploads the local file ``local`` to ``path``, streamed from disk."""
+        with open(local, "rb") as f:
+            return self.write(name, path, f, mode=mode, namespace=namespace)
+
+    def download(
+        self, name: str, path: str, local: str | os.PathLike[str], *, namespace: str | None = None
+    ) -> int:
+        """Downloads ``path`` into the local file ``local``, whole or not at all; its size."""
+        target = Path(local)
+        size = 0
+        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as out:
+            try:
+                for chunk in self.iter_bytes(name, path, namespace=namespace):
+                    out.write(chunk)
+                    size += len(chunk)
+            except BaseException:
+                out.close()
+                os.unlink(out.name)
+                raise
+        os.replace(out.name, target)
+        return size
+
+
+class Archive:
+    """``client.archive``: a folder up (a local folder or tar) and down (extracted or kept)."""
+
+    def __init__(self, http: SyncHTTP, namespace: str | None) -> None:
+        self._http = http
+        self._calls = _Calls(namespace)
+
+    def upload(
+        self, name: str, local: str | os.PathLike[str], path: str, *, namespace: str | None = None
+    ) -> Extracted:
+        """Puts a local folder (or a ``.tar``/``.tar.gz`` file) into the folder ``path``."""
+        source = Path(local)
+        with _tar_folder(source) if source.is_dir() else open(source, "rb") as f:
+            call = self._calls.upload_archive(name, path, namespace, _chunks(f))
+            body = json_body(self._http.request(call))
+        return Extracted(files=body["files"], bytes=body["bytes"])
+
+    def download(
+        self,
+        name: str,
+        path: str,
+        local: str | os.PathLike[str],
+        *,
+        extract: bool = True,
+        format: str = "tar.gz",
+        namespace: str | None = None,
+    ) -> None:
+        """The folder ``path`` extracted into the local folder ``local`` (``extract=False``:
+        the archive saved as the file ``local``, in ``format`` zip, tar or tar.gz)."""
+        if extract and format == "zip":
+            raise ValueError("extract a tar or tar.gz; a zip is saved as it is (extract=False)")
+        call = self._calls.download_archive(name, path, format, namespace)
+        with tempfile.TemporaryFile() as spool:
+            with self._http.stream(call, sse=True) as res:
+                for chunk in res.iter_bytes(CHUNK):
+                    spool.write(chunk)
+            spool.seek(0)
+            if extract:
+                _extract(spool, Path(local))
+            else:
+                with open(local, "wb") as out:
+                    shutil.copyfileobj(spool, out, CHUNK)
+
+
+class AsyncFiles:
+    """``AsyncClient.files``: the async twin of :class:`Files`."""
+
+    def __init__(self, http: AsyncHTTP, namespace: str | None) -> None:
+        self._http = http
+        self._calls = _Calls(namespace)
+
+    async def list(
+        self, name: str, path: str = "/workspace", *, namespace: str | None = None
+    ) -> FileListing:
+        res = await self._http.request(self._calls.list(name, path, namespace))
+        return FileListing.from_dict(json_body(res))
+
+    async def read(
+        self, name: str, path: str, *, range: str | None = None, namespace: str | None = None
+    ) -> bytes:
+        return (await self._http.request(self._calls.read(name, path, namespace, range))).content
+
+    async def iter_bytes(
+        self, name: str, path: str, *, namespace: str | None = None
+    ) -> AsyncIterator[bytes]:
+        async with self._http.stream(
+            self._calls.read(name, path, namespace, None), sse=True
+        ) as res:
+            async for chunk in res.aiter_bytes(CHUNK):
+                yield chunk
+
+    async def write(
+        self,
+        name: str,
+        path: str,
+        data: AsyncData,
+        *,
+        mode: int | None = None,
+        namespace: str | None = None,
+    ) -> WrittenFile:
+        body = data if isinstance(data, bytes) else _achunks(data)
+        res = await self._http.request(self._calls.write(name, path, mode, namespace, body))
+        return _written(res.status_code, json_body(res))
+
+    async def delete(
+        self, name: str, path: str, *, recursive: bool = False, namespace: str | None = None
+    ) -> None:
+        await self._http.request(self._calls.delete(name, path, recursive, namespace))
+
+    async def mkdir(self, name: str, path: str, *, namespace: str | None = None) -> str:
+        res = await self._http.request(self._calls.op(name, path, {"op": "mkdir"}, namespace))
+        return str(json_body(res)["path"])
+
+    async def move(self, name: str, path: str, to: str, *, namespace: str | None = None) -> str:
+        res = await self._http.request(
+            self._calls.op(name, path, {"op": "move", "to": to}, namespace)
+        )
+        return str(json_body(res)["path"])
+
+    async def upload(
+        self,
+        name: str,
+        local: str | os.PathLike[str],
+        path: str,
+        *,
+        mode: int | None = None,
+        namespace: str | None = None,
+    ) -> WrittenFile:
+        with open(local, "rb") as f:
+            return await self.write(name, path, f, mode=mode, namespace=namespace)
+
+    async def download(
+        self, name: str, path: str, local: str | os.PathLike[str], *, namespace: str | None = None
+    ) -> int:
+        target = Path(local)
+        size = 0
+        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as out:
+            try:
+                async for chunk in self.iter_bytes(name, path, namespace=namespace):
+                    out.write(chunk)
+                    size += len(chunk)
+            except BaseException:
+                out.close()
+                os.unlink(out.name)
+                raise
+        os.replace(out.name, target)
+        return size
+
+
+class AsyncArchive:
+    """``AsyncClient.archive``: the async twin of :class:`Archive`."""
+
+    def __init__(self, http: AsyncHTTP, namespace: str | None) -> None:
+        self._http = http
+        self._calls = _Calls(namespace)
+
+    async def upload(
+        self, name: str, local: str | os.PathLike[str], path: str, *, namespace: str | None = None
+    ) -> Extracted:
+        source = Path(local)
+        with _tar_folder(source) if source.is_dir() else open(source, "rb") as f:
+            call = self._calls.upload_archive(name, path, namespace, _achunks(f))
+            body = json_body(await self._http.request(call))
+        return Extracted(files=body["files"], bytes=body["bytes"])
+
+    async def download(
+        self,
+        name: str,
+        path: str,
+        local: str | os.PathLike[str],
+        *,
+        extract: bool = True,
+        format: str = "tar.gz",
+        namespace: str | None = None,
+    ) -> None:
+        if extract and format == "zip":
+            raise ValueError("extract a tar or tar.gz; a zip is saved as it is (extract=False)")
+        call = self._calls.download_archive(name, path, format, namespace)
+        with tempfile.TemporaryFile() as spool:
+            async with self._http.stream(call, sse=True) as res:
+                async for chunk in res.aiter_bytes(CHUNK):
+                    spool.write(chunk)
+            spool.seek(0)
+            if extract:
+                _extract(spool, Path(local))
+            else:
+                with open(local, "wb") as out:
+                    shutil.copyfileobj(spool, out, CHUNK)
