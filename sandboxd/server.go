@@ -23,6 +23,7 @@ type server struct {
 	keepalive  time.Duration
 	runs       *registry
 	template   *templateProcess // nil without a template command
+	terminals  *terminals
 }
 
 var (
@@ -40,6 +41,10 @@ type errorBody struct {
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	uri := r.RequestURI
 	if r.Header.Get("Upgrade") != "" {
+		if s.terminals != nil && r.URL.Path == "/terminal" && equalFold(r.Header.Get("Upgrade"), "svc-terminal") && s.authorized(r.Header.Get("Authorization")) {
+			s.terminals.openTerminal(w, r)
+			return
+		}
 		port := tunnelPort(uri)
 		if !s.authorized(r.Header.Get("Authorization")) || port == 0 || !equalFold(r.Header.Get("Upgrade"), "tcp") {
 			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
