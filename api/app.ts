@@ -7,6 +7,7 @@ import { kubeHttpError } from './cluster/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { HttpError, errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
+import { discoveryRoutes } from './discovery/index.ts';
 import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { requestLog } from './logging/index.ts';
@@ -16,6 +17,7 @@ import { previewRoutes } from './preview/index.ts';
 import { sandboxRoutes } from './sandboxes/index.ts';
 import { namespaceQuery, pathParams } from './validation/index.ts';
 import { secretRoutes } from './secrets/index.ts';
+import { terminalRoutes } from './terminal/index.ts';
 
 /**
  * The HTTP API: health and metrics outside `/api/v1`; everything inside it authenticated
@@ -58,6 +60,8 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', portRoutes(deps));
   v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/sandboxes', agentRoutes(deps));
+  v1.route('/sandboxes', terminalRoutes(deps));
+  v1.route('/', discoveryRoutes(deps));
   v1.route('/secrets', secretRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));

@@ -27,10 +27,12 @@ import {
   SecretSummary,
 } from '../../core/index.ts';
 import { ApiKeyRecord } from '../auth/index.ts';
+import { discoveryOperations } from '../discovery/openapi.ts';
+import { terminalOperations } from '../terminal/openapi.ts';
 
-type Status = 200 | 201 | 202 | 204 | 400 | 401 | 403 | 404 | 409 | 413 | 424 | 429 | 500 | 502 | 503 | 504;
+type Status = 101 | 200 | 201 | 202 | 204 | 400 | 401 | 403 | 404 | 409 | 413 | 424 | 426 | 429 | 500 | 502 | 503 | 504;
 
-interface Operation {
+export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';
   path: string;
   /** Unique and stable: clients generate method names from it. */
@@ -374,6 +376,8 @@ export const operations: Operation[] = [
     responses: { 200: OpenApiDocument },
     errors: [401],
   },
+  ...terminalOperations,
+  ...discoveryOperations,
 ];
 
 /** A schema as the document embeds it: JSON Schema 2020-12 without the dialect marker. */
@@ -490,6 +494,7 @@ export function openApiDocument(): Record<string, unknown> {
 }
 
 const DESCRIPTIONS: Record<string, string> = {
+  '101': 'Switching Protocols: the connection is now a WebSocket',
   '200': 'OK',
   '201': 'Created',
   '202': 'Accepted',
@@ -501,6 +506,7 @@ const DESCRIPTIONS: Record<string, string> = {
   '409': 'Conflicts with the current state (exists already, not running, changed meanwhile)',
   '413': 'Request body too large',
   '424': 'The sandbox is not configured yet',
+  '426': 'Upgrade required: this endpoint is a WebSocket',
   '429': 'Too many in flight',
   '500': 'A stored policy is malformed, or a fault of the service',
   '502': 'The sandbox did not answer',
