@@ -68,7 +68,11 @@ export async function serveApi(
   const preview = previewUpgrade(deps);
   const terminal = terminalUpgrade(deps);
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
-    (TERMINAL_PATH.test(new URL(req.url ?? '/', 'http://api.local').pathname) ? terminal.onUpgrade : preview)(req, socket, head),
+    (TERMINAL_PATH.test(new URL(req.url ?? '/', 'http://api.local').pathname) ? terminal.onUpgrade : preview)(
+      req,
+      socket,
+      head,
+    ),
   );
   // Requests in flight, so a shutdown can wait for them (streams included) and no longer.
   let inFlight = 0;

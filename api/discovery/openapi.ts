@@ -6,7 +6,9 @@ const Template = z
   .object({
     name: z.string(),
     kind: z.enum(['ClusterSandboxTemplate', 'SandboxTemplate']),
-    description: z.string().describe('The svc.io/description (or kubernetes.io/description) annotation; empty without'),
+    description: z
+      .string()
+      .describe('The svc.io/description (or kubernetes.io/description) annotation; empty without'),
     image: z.string(),
     resourceVersion: z.string(),
     spec: z.record(z.string(), z.unknown()).describe("The template's spec as stored"),
@@ -32,7 +34,8 @@ export const discoveryOperations: Operation[] = [
     method: 'get',
     path: '/templates',
     operationId: 'listTemplates',
-    summary: "The ClusterSandboxTemplates and the namespace's SandboxTemplates the caller may use (governance's allowedTemplates)",
+    summary:
+      "The ClusterSandboxTemplates and the namespace's SandboxTemplates the caller may use (governance's allowedTemplates)",
     query: InNamespace,
     responses: { 200: TemplateList },
     errors: [400, 401, 503],
@@ -41,7 +44,8 @@ export const discoveryOperations: Operation[] = [
     method: 'get',
     path: '/templates/{name}',
     operationId: 'getTemplate',
-    summary: 'One template the caller may use; a name that is both kinds gives the ClusterSandboxTemplate unless `kind` says',
+    summary:
+      'One template the caller may use; a name that is both kinds gives the ClusterSandboxTemplate unless `kind` says',
     query: InNamespace.extend({ kind: z.enum(['ClusterSandboxTemplate', 'SandboxTemplate']).optional() }),
     responses: { 200: Template },
     errors: [400, 401, 404, 503],

@@ -30,7 +30,8 @@ import { ApiKeyRecord } from '../auth/index.ts';
 import { discoveryOperations } from '../discovery/openapi.ts';
 import { terminalOperations } from '../terminal/openapi.ts';
 
-type Status = 101 | 200 | 201 | 202 | 204 | 400 | 401 | 403 | 404 | 409 | 413 | 424 | 426 | 429 | 500 | 502 | 503 | 504;
+type Status =
+  101 | 200 | 201 | 202 | 204 | 400 | 401 | 403 | 404 | 409 | 413 | 424 | 426 | 429 | 500 | 502 | 503 | 504;
 
 export interface Operation {
   method: 'get' | 'post' | 'put' | 'delete';

@@ -51,8 +51,10 @@ export function parseControl(text: string): { cols: number; rows: number } | { e
     return { error: 'a text frame must be JSON' };
   }
   const m = msg as { type?: unknown; cols?: unknown; rows?: unknown };
-  if (m?.type !== 'resize') return { error: 'the only control message is {"type":"resize","cols":N,"rows":M}' };
-  const ok = (n: unknown): n is number => Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_SIZE;
+  if (m?.type !== 'resize')
+    return { error: 'the only control message is {"type":"resize","cols":N,"rows":M}' };
+  const ok = (n: unknown): n is number =>
+    Number.isInteger(n) && (n as number) >= 1 && (n as number) <= MAX_SIZE;
   if (!ok(m.cols) || !ok(m.rows)) return { error: `cols and rows must be integers from 1 to ${MAX_SIZE}` };
   return { cols: m.cols, rows: m.rows };
 }

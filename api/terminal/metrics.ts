@@ -16,9 +16,14 @@ export class TerminalMetrics {
     const registers = [registry];
     this.open =
       (registry.getSingleMetric('svc_terminal_sessions') as Gauge | undefined) ??
-      new Gauge({ name: 'svc_terminal_sessions', help: 'Terminal sessions open through this API', registers });
+      new Gauge({
+        name: 'svc_terminal_sessions',
+        help: 'Terminal sessions open through this API',
+        registers,
+      });
     this.total =
-      (registry.getSingleMetric('svc_terminal_sessions_total') as Counter<'template' | 'outcome'> | undefined) ??
+      (registry.getSingleMetric('svc_terminal_sessions_total') as
+        Counter<'template' | 'outcome'> | undefined) ??
       new Counter({
         name: 'svc_terminal_sessions_total',
         help: 'Terminal sessions by outcome: completed, failed (non-zero exit), closed (by the client), throttled, error',

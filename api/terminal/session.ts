@@ -28,7 +28,11 @@ export interface SessionContext {
  * `{"type":"exit","exitCode":N}` followed by close 1000. Either side closing ends the
  * other: a client that goes away makes sandboxd hang up the session's processes.
  */
-export function runSession(ws: WebSocket, upstream: { socket: Duplex; head: Buffer }, ctx: SessionContext): void {
+export function runSession(
+  ws: WebSocket,
+  upstream: { socket: Duplex; head: Buffer },
+  ctx: SessionContext,
+): void {
   const { deps, metrics, sandbox, caller } = ctx;
   const started = performance.now();
   const { namespace = '', name = '' } = sandbox.metadata;
@@ -97,7 +101,13 @@ export function runSession(ws: WebSocket, upstream: { socket: Duplex; head: Buff
     ended = true;
     metrics.open.dec();
     const outcome: TerminalOutcome =
-      exitCode === undefined ? (closedByClient ? 'closed' : 'error') : exitCode === 0 ? 'completed' : 'failed';
+      exitCode === undefined
+        ? closedByClient
+          ? 'closed'
+          : 'error'
+        : exitCode === 0
+          ? 'completed'
+          : 'failed';
     metrics.total.inc({ template: ctx.template, outcome });
     const seconds = (performance.now() - started) / 1000;
     void deps.audit
@@ -107,7 +117,11 @@ export function runSession(ws: WebSocket, upstream: { socket: Duplex; head: Buff
         type: outcome === 'error' ? 'Warning' : 'Normal',
         message:
           `terminal of ${caller.user} closed after ${seconds.toFixed(1)} s: ` +
-          (exitCode === undefined ? (closedByClient ? 'closed by the client' : 'the sandbox ended it') : `exit code ${exitCode}`),
+          (exitCode === undefined
+            ? closedByClient
+              ? 'closed by the client'
+              : 'the sandbox ended it'
+            : `exit code ${exitCode}`),
         actor: caller.user,
       })
       .catch((err: unknown) => deps.logger.warn({ err }, 'recording TerminalClosed failed'));

@@ -30,12 +30,16 @@ type Env = { Bindings: { checked?: Checked }; Variables: { ticket?: Ticket } };
  * handshake completed, so every refusal (401, 403, 404, 409, 429…) is a plain HTTP answer.
  */
 export function terminalUpgrade(deps: ApiDeps): {
-  onUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Ends every open session (the server is shutting down): sandboxd hangs them up. */
-  closeAll(): void;
+  closeAll: () => void;
 } {
   const metrics = new TerminalMetrics(deps.metrics.registry);
-  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_MESSAGE_BYTES });
+  const wss = new WebSocketServer({
+    noServer: true,
+    perMessageDeflate: false,
+    maxPayload: MAX_MESSAGE_BYTES,
+  });
   const check = new Hono<Env>();
   check.onError(errorHandler(deps.logger));
   check.use(ticketOrCredentials(deps));
@@ -48,7 +52,10 @@ export function terminalUpgrade(deps: ApiDeps): {
     const ticket = c.get('ticket');
     const template = templateOf(sandbox);
     const { answer: opening } = await sandboxdOf(deps, sandbox, (client) =>
-      client.openTerminal({ ...query, ...(ticket ? { ticket: { id: ticket.id, ttlMs: ticket.ttlMs } } : {}) }),
+      client.openTerminal({
+        ...query,
+        ...(ticket ? { ticket: { id: ticket.id, ttlMs: ticket.ttlMs } } : {}),
+      }),
     );
     if (!opening.ok) {
       const body = opening.body as { error?: string; message?: string };
@@ -58,9 +65,14 @@ export function terminalUpgrade(deps: ApiDeps): {
           headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
         });
       }
-      if (opening.status === 409 && body.error === 'ticket_used') throw invalidTicket('the ticket was used already');
+      if (opening.status === 409 && body.error === 'ticket_used')
+        throw invalidTicket('the ticket was used already');
       metrics.total.inc({ template, outcome: 'error' });
-      throw new HttpError(502, 'sandbox_error', `sandboxd refused the terminal: ${body.message ?? opening.status}`);
+      throw new HttpError(
+        502,
+        'sandbox_error',
+        `sandboxd refused the terminal: ${body.message ?? opening.status}`,
+      );
     }
     c.env.checked = { deps, metrics, sandbox, caller: c.var.caller, template, upstream: opening };
     return c.body(null, 204);
@@ -80,7 +92,13 @@ export function terminalUpgrade(deps: ApiDeps): {
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value);
     if (!/^websocket$/i.test(req.headers.upgrade ?? '')) {
-      void refuse(socket, Response.json({ error: 'bad_request', message: 'the terminal speaks WebSocket only' }, { status: 400 }));
+      void refuse(
+        socket,
+        Response.json(
+          { error: 'bad_request', message: 'the terminal speaks WebSocket only' },
+          { status: 400 },
+        ),
+      );
       return;
     }
     const env: Env['Bindings'] = {};
@@ -116,7 +134,8 @@ function ticketOrCredentials(deps: ApiDeps): MiddlewareHandler<Env> {
     const ticket = await verifyTicket(deps, text, requestNamespace(c, deps), safeDecode(id));
     if (c.req.header('x-api-key') !== undefined || c.req.header('authorization') !== undefined) {
       await auth(c, async () => {});
-      if (c.var.caller.user !== ticket.caller.user) throw invalidTicket('the ticket was issued to another user');
+      if (c.var.caller.user !== ticket.caller.user)
+        throw invalidTicket('the ticket was issued to another user');
     }
     c.set('caller', ticket.caller);
     c.set('ticket', ticket);

@@ -433,10 +433,15 @@ export class SvcClient {
   // Discovery
 
   async listTemplates(opts: CallOptions = {}): Promise<Success<'listTemplates'>> {
-    return ok(await this.raw.GET('/templates', { params: { query: this.#query(opts) }, signal: opts.signal }));
+    return ok(
+      await this.raw.GET('/templates', { params: { query: this.#query(opts) }, signal: opts.signal }),
+    );
   }
 
-  async getTemplate(name: string, opts: CallOptions & Query<'getTemplate'> = {}): Promise<Success<'getTemplate'>> {
+  async getTemplate(
+    name: string,
+    opts: CallOptions & Query<'getTemplate'> = {},
+  ): Promise<Success<'getTemplate'>> {
     return ok(
       await this.raw.GET('/templates/{name}', {
         params: { path: { name }, query: this.#query(opts) },

@@ -41,7 +41,7 @@ export class TerminalSession {
 
   /** Input: keystrokes, pastes (a string is sent as UTF-8). */
   send(data: string | Uint8Array): void {
-    this.#ws.send(typeof data === 'string' ? this.#encoder.encode(data) : (data as Uint8Array<ArrayBuffer>));
+    this.#ws.send(typeof data === 'string' ? this.#encoder.encode(data) : new Uint8Array(data));
   }
 
   resize(cols: number, rows: number): void {
@@ -75,7 +75,8 @@ export function connectTerminal(url: string): Promise<TerminalSession> {
   return new Promise((resolve, reject) => {
     const ws = new WebSocket(url);
     const session = new TerminalSession(ws);
-    const failed = () => reject(new Error('the terminal WebSocket could not be opened (refused or unreachable)'));
+    const failed = () =>
+      reject(new Error('the terminal WebSocket could not be opened (refused or unreachable)'));
     ws.addEventListener('error', failed, { once: true });
     ws.addEventListener(
       'open',

@@ -26,7 +26,11 @@ export class TerminalStream {
   readonly #socket: Duplex;
   #pending: Buffer = Buffer.alloc(0);
 
-  constructor(socket: Duplex, head: Buffer, handlers: { output(bytes: Buffer): void; exit(code: number): void }) {
+  constructor(
+    socket: Duplex,
+    head: Buffer,
+    handlers: { output(bytes: Buffer): void; exit(code: number): void },
+  ) {
     this.#socket = socket;
     const take = (chunk: Buffer) => {
       this.#pending = this.#pending.length ? Buffer.concat([this.#pending, chunk]) : chunk;

@@ -85,7 +85,7 @@ class Term {
 
   async until(pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
     let m: RegExpMatchArray | null = null;
-    await waitFor(async () => (m = this.text.match(pattern)) !== null, {
+    await waitFor(() => Promise.resolve((m = this.text.match(pattern)) !== null), {
       timeoutMs,
       intervalMs: 10,
       describe: () => `${pattern} in ${JSON.stringify(this.text.slice(-500))}`,
@@ -95,12 +95,15 @@ class Term {
 }
 
 class Refused extends Error {
-  constructor(
-    readonly status: number,
-    readonly body: string,
-    readonly headers: Record<string, unknown>,
-  ) {
+  readonly status: number;
+  readonly body: string;
+  readonly headers: Record<string, unknown>;
+
+  constructor(status: number, body: string, headers: Record<string, unknown>) {
     super(`refused ${status}: ${body}`);
+    this.status = status;
+    this.body = body;
+    this.headers = headers;
   }
 }
 
@@ -137,7 +140,7 @@ describe('a real pseudo-terminal', () => {
     let out = '';
     session.onData((b) => (out += new TextDecoder().decode(b)));
     session.send('tty; echo "term=$TERM"; stty size\n');
-    await waitFor(async () => /term=xterm-256color\r\n30 100\r\n/.test(out), {
+    await waitFor(() => Promise.resolve(/term=xterm-256color\r\n30 100\r\n/.test(out)), {
       timeoutMs: 15_000,
       describe: () => JSON.stringify(out),
     });
@@ -230,7 +233,10 @@ describe('sign-in', () => {
     first.ws.close();
     const again = await refusal(new Term(url('term', `&ticket=${encodeURIComponent(t)}`)));
     expect(again.status).toBe(401);
-    expect(JSON.parse(again.body)).toEqual({ error: 'invalid_ticket', message: 'the ticket was used already' });
+    expect(JSON.parse(again.body)).toEqual({
+      error: 'invalid_ticket',
+      message: 'the ticket was used already',
+    });
   }, 30_000);
 
   test('a ticket fails after 30 s (the API clock moved on), for another sandbox and another user', async () => {
@@ -246,7 +252,9 @@ describe('sign-in', () => {
     }
     const elsewhere = await refusal(new Term(url('other', `&ticket=${encodeURIComponent(t)}`)));
     expect(elsewhere.status).toBe(401);
-    expect(JSON.parse(elsewhere.body)).toMatchObject({ message: 'the ticket was issued for another sandbox' });
+    expect(JSON.parse(elsewhere.body)).toMatchObject({
+      message: 'the ticket was issued for another sandbox',
+    });
     const bob = await refusal(
       new Term(url('term', `&ticket=${encodeURIComponent(t)}`), { 'x-api-key': api.keys.bob }),
     );
@@ -268,9 +276,7 @@ describe('sessions', () => {
     t.send('echo "sid=$$"; sleep 1001 & sleep 1002\n');
     const sid = (await t.until(/sid=(\d+)\r\n/))[1]!;
     const members = async () =>
-      (await runIn('term', 'ps -eo sid=,args='))
-        .split('\n')
-        .filter((l) => l.trim().split(/\s+/)[0] === sid);
+      (await runIn('term', 'ps -eo sid=,args=')).split('\n').filter((l) => l.trim().split(/\s+/)[0] === sid);
     await waitFor(async () => (await members()).some((l) => l.includes('sleep 1002')), {
       timeoutMs: 10_000,
       describe: () => 'both sleeps running',
@@ -324,7 +330,8 @@ describe('sessions', () => {
     );
     let metrics = '';
     await waitFor(
-      async () => /^svc_terminal_sessions 0$/m.test((metrics = await (await api.app.request('/metrics')).text())),
+      async () =>
+        /^svc_terminal_sessions 0$/m.test((metrics = await (await api.app.request('/metrics')).text())),
       { timeoutMs: 15_000, describe: () => 'no session open' },
     );
     expect(metrics).toMatch(
