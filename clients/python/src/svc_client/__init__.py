@@ -7,6 +7,7 @@
 
 from ._http import RetryPolicy, __version__
 from ._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
+from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
 from .client import Client, ConfigureStream, InvokeStream
 from .errors import (
@@ -62,6 +63,7 @@ __all__ = [
     "AsyncClient",
     "AsyncConfigureStream",
     "AsyncInvokeStream",
+    "AsyncTerminalSession",
     "AuditEvent",
     "AuthenticationError",
     "BadRequest",
@@ -99,7 +101,11 @@ __all__ = [
     "StoredPolicies",
     "StreamInterrupted",
     "SvcError",
+    "Template",
     "TemplateRef",
+    "TerminalSession",
+    "TerminalTicket",
+    "User",
     "Violation",
     "WaitTimeout",
     "__version__",
