@@ -249,6 +249,9 @@ class TerminalMixin:
                 compression=None,
                 max_size=None,
                 open_timeout=open_timeout,
+                # The connection itself, which the session owns and closes (not a context
+                # manager, which websockets 17.1 made the default it is moving to).
+                legacy=True,
             )
         except InvalidStatus as err:
             raise _refusal(err) from None
