@@ -9,6 +9,7 @@ import { HttpError, errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
 import { execRoutes } from './exec/index.ts';
 import { fileRoutes } from './files/index.ts';
+import { discoveryRoutes } from './discovery/index.ts';
 import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { requestLog } from './logging/index.ts';
@@ -18,6 +19,7 @@ import { previewRoutes } from './preview/index.ts';
 import { sandboxRoutes } from './sandboxes/index.ts';
 import { namespaceQuery, pathParams } from './validation/index.ts';
 import { secretRoutes } from './secrets/index.ts';
+import { terminalRoutes } from './terminal/index.ts';
 
 /**
  * The HTTP API: health and metrics outside `/api/v1`; everything inside it authenticated
@@ -62,6 +64,8 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', agentRoutes(deps));
   v1.route('/sandboxes', execRoutes(deps));
   v1.route('/sandboxes', fileRoutes(deps));
+  v1.route('/sandboxes', terminalRoutes(deps));
+  v1.route('/', discoveryRoutes(deps));
   v1.route('/secrets', secretRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));

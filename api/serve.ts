@@ -1,10 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { CONFIGURE_LIMITS } from '../core/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { previewUpgrade } from './preview/index.ts';
+import { TERMINAL_PATH, terminalUpgrade } from './terminal/index.ts';
 
 /**
  * Against slow clients. Headers must arrive within `headersTimeoutMs`; a whole request
@@ -36,7 +38,10 @@ export interface ServedApi {
   close(opts?: { drainMs?: number }): Promise<void>;
 }
 
-/** Serves the app over HTTP/1.1, with WebSocket upgrades on the preview path passed through. */
+/**
+ * Serves the app over HTTP/1.1, with WebSocket upgrades on the preview path passed through
+ * and the terminal's WebSocket served.
+ */
 export async function serveApi(
   app: Hono,
   deps: ApiDeps,
@@ -60,7 +65,15 @@ export async function serveApi(
       () => resolve(s),
     );
   });
-  server.on('upgrade', previewUpgrade(deps));
+  const preview = previewUpgrade(deps);
+  const terminal = terminalUpgrade(deps);
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) =>
+    (TERMINAL_PATH.test(new URL(req.url ?? '/', 'http://api.local').pathname) ? terminal.onUpgrade : preview)(
+      req,
+      socket,
+      head,
+    ),
+  );
   // Requests in flight, so a shutdown can wait for them (streams included) and no longer.
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -87,6 +100,7 @@ export async function serveApi(
           };
         });
       }
+      terminal.closeAll();
       http.closeAllConnections();
       await closed;
     },

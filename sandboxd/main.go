@@ -153,7 +153,8 @@ func serve(args []string) int {
 	env := runEnvironment(os.Environ())
 	runs := newRegistry(c.grace, c.maxConcurrentInvokes, env, reaper)
 	srv := &server{authorized: bearerChecker(c.token), workspace: c.workspace, keepalive: c.keepalive, runs: runs,
-		logs: newLogRing(templateLogBytes)}
+		logs:      newLogRing(templateLogBytes),
+		terminals: newTerminals(c.grace, env, reaper, c.workspace)}
 	ln, err := listen(c.listen)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "sandboxd: cannot listen on %s: %v\n", c.listen, err)

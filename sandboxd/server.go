@@ -24,6 +24,7 @@ type server struct {
 	runs       *registry
 	template   *templateProcess // nil without a template command
 	logs       *logRing         // the template process's recent output
+	terminals  *terminals
 }
 
 var (
@@ -41,6 +42,10 @@ type errorBody struct {
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	uri := r.RequestURI
 	if r.Header.Get("Upgrade") != "" {
+		if s.terminals != nil && r.URL.Path == "/terminal" && equalFold(r.Header.Get("Upgrade"), "svc-terminal") && s.authorized(r.Header.Get("Authorization")) {
+			s.terminals.openTerminal(w, r)
+			return
+		}
 		port := tunnelPort(uri)
 		if !s.authorized(r.Header.Get("Authorization")) || port == 0 || !equalFold(r.Header.Get("Upgrade"), "tcp") {
 			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {

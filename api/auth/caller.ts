@@ -4,7 +4,10 @@ export interface Caller {
   user: string;
   groups: string[];
   isAdmin: boolean;
-  via: 'api-key' | 'oidc';
+  via: 'api-key' | 'oidc' | 'ticket';
+  /** The token's `name` and `email` claims, when it has them (shown by `GET /user/me`). */
+  name?: string;
+  email?: string;
 }
 
 declare module 'hono' {

@@ -29,7 +29,9 @@ export class OidcVerifier {
   }
 
   /** The token's claims, or an Error saying why it was refused. */
-  async verify(token: string): Promise<{ user: string; groups: string[] } | Error> {
+  async verify(
+    token: string,
+  ): Promise<{ user: string; groups: string[]; name?: string; email?: string } | Error> {
     try {
       const { payload } = await jwtVerify(token, await this.#keySet(), {
         issuer: this.#opts.issuer,
@@ -39,7 +41,15 @@ export class OidcVerifier {
       const user = claim(payload, this.#opts.userClaim ?? 'sub');
       if (typeof user !== 'string' || user === '') return new Error('token has no user claim');
       const groups = claim(payload, this.#opts.groupsClaim ?? 'groups');
-      return { user, groups: Array.isArray(groups) ? groups.filter((g) => typeof g === 'string') : [] };
+      // The display name and email, for `GET /user/me` only: never an identity.
+      const name = claim(payload, 'name');
+      const email = claim(payload, 'email');
+      return {
+        user,
+        groups: Array.isArray(groups) ? groups.filter((g) => typeof g === 'string') : [],
+        ...(typeof name === 'string' ? { name } : {}),
+        ...(typeof email === 'string' ? { email } : {}),
+      };
     } catch (err) {
       return err instanceof Error ? err : new Error(String(err));
     }

@@ -30,8 +30,11 @@ import {
 import { ApiKeyRecord } from '../auth/index.ts';
 import { execOperations } from '../exec/openapi.ts';
 import { fileOperations } from '../files/openapi.ts';
+import { discoveryOperations } from '../discovery/openapi.ts';
+import { terminalOperations } from '../terminal/openapi.ts';
 
 export type Status =
+  | 101
   | 200
   | 201
   | 202
@@ -45,6 +48,7 @@ export type Status =
   | 413
   | 416
   | 424
+  | 426
   | 429
   | 500
   | 502
@@ -406,6 +410,8 @@ export const operations: Operation[] = [
   },
   ...execOperations,
   ...fileOperations,
+  ...terminalOperations,
+  ...discoveryOperations,
 ];
 
 /** A schema as the document embeds it: JSON Schema 2020-12 without the dialect marker. */
@@ -528,6 +534,7 @@ export function openApiDocument(): Record<string, unknown> {
 }
 
 const DESCRIPTIONS: Record<string, string> = {
+  '101': 'Switching Protocols: the connection is now a WebSocket',
   '200': 'OK',
   '201': 'Created',
   '202': 'Accepted',
@@ -541,6 +548,7 @@ const DESCRIPTIONS: Record<string, string> = {
   '413': 'Request body too large',
   '416': 'The byte range asked for is not in the file',
   '424': 'The sandbox is not configured yet',
+  '426': 'Upgrade required: this endpoint is a WebSocket',
   '429': 'Too many in flight',
   '500': 'A stored policy is malformed, or a fault of the service',
   '502': 'The sandbox did not answer',

@@ -7,6 +7,7 @@ import type { components, operations, paths } from './generated/openapi.ts';
 import { sseEventNames, type SseEvents } from './generated/sse-events.ts';
 import { retrying, sleep, type FetchLike, type RetryOptions } from './retry.ts';
 import { EventStream } from './sse.ts';
+import { connectTerminal, type TerminalSession } from './terminal.ts';
 
 export type Schemas = components['schemas'];
 export type Sandbox = Schemas['Sandbox'];
@@ -38,6 +39,14 @@ export interface ClientOptions {
 export interface CallOptions {
   namespace?: string;
   signal?: AbortSignal;
+}
+
+export interface TerminalOptions extends CallOptions {
+  /** Default 80 × 24. */
+  cols?: number;
+  rows?: number;
+  /** A program to run instead of the shell (with `sh -c`). */
+  command?: string;
 }
 
 export interface WaitOptions extends CallOptions {
@@ -467,6 +476,69 @@ export class SvcClient {
     ok(
       await this.raw.DELETE('/secrets/{secretName}', {
         params: { path: { secretName }, query: this.#query(opts) },
+        signal: opts.signal,
+      }),
+    );
+  }
+
+  // Terminal
+
+  /**
+   * A shell in the sandbox over a WebSocket: a one-use ticket first (this call's headers
+   * authenticate it), then the socket with `?ticket=`, which works the same in browsers
+   * (no headers on a WebSocket) and in Node 22+.
+   */
+  async openTerminal(id: string, opts: TerminalOptions = {}): Promise<TerminalSession> {
+    const { ticket } = await this.createTerminalTicket(id, opts);
+    const url = new URL(`${this.#base}/sandboxes/${encodeURIComponent(id)}/terminal`);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    const query = this.#query(opts) as { namespace?: string };
+    if (query.namespace) url.searchParams.set('namespace', query.namespace);
+    if (opts.cols !== undefined) url.searchParams.set('cols', String(opts.cols));
+    if (opts.rows !== undefined) url.searchParams.set('rows', String(opts.rows));
+    if (opts.command !== undefined) url.searchParams.set('command', opts.command);
+    url.searchParams.set('ticket', ticket);
+    return connectTerminal(url.toString());
+  }
+
+  async createTerminalTicket(id: string, opts: CallOptions = {}): Promise<Success<'createTerminalTicket'>> {
+    const { cols: _c, rows: _r, command: _m, ...call } = opts as TerminalOptions;
+    return ok(
+      await this.raw.POST('/sandboxes/{id}/terminal/ticket', {
+        params: { path: { id }, query: this.#query(call) },
+        signal: opts.signal,
+      }),
+    );
+  }
+
+  // Discovery
+
+  async listTemplates(opts: CallOptions = {}): Promise<Success<'listTemplates'>> {
+    return ok(
+      await this.raw.GET('/templates', { params: { query: this.#query(opts) }, signal: opts.signal }),
+    );
+  }
+
+  async getTemplate(
+    name: string,
+    opts: CallOptions & Query<'getTemplate'> = {},
+  ): Promise<Success<'getTemplate'>> {
+    return ok(
+      await this.raw.GET('/templates/{name}', {
+        params: { path: { name }, query: this.#query(opts) },
+        signal: opts.signal,
+      }),
+    );
+  }
+
+  async getCurrentUser(opts: Pick<CallOptions, 'signal'> = {}): Promise<Success<'getCurrentUser'>> {
+    return ok(await this.raw.GET('/user/me', { signal: opts.signal }));
+  }
+
+  async listPorts(id: string, opts: CallOptions = {}): Promise<Success<'listPorts'>> {
+    return ok(
+      await this.raw.GET('/sandboxes/{id}/ports', {
+        params: { path: { id }, query: this.#query(opts) },
         signal: opts.signal,
       }),
     );

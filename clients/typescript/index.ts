@@ -11,8 +11,10 @@ export type {
   Phase,
   Sandbox,
   Schemas,
+  TerminalOptions,
   WaitOptions,
 } from './client.ts';
+export { TerminalSession } from './terminal.ts';
 export {
   ApiError,
   ConflictError,

@@ -24,6 +24,12 @@ export const EventReason = z
   .string()
   .regex(/^[A-Za-z][A-Za-z0-9]{0,127}$/, 'must be an event reason such as InvokeCompleted');
 
+/** A template's name (`GET /templates/{name}`): a Kubernetes object name (DNS subdomain). */
+export const TemplateName = z
+  .string()
+  .max(253, 'must be at most 253 characters')
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, 'is not a template name');
+
 /** Every path parameter the API has, by the name routes give it. */
 export const PathParams = {
   id: SandboxName,
@@ -31,6 +37,7 @@ export const PathParams = {
   namespace: NamespaceName,
   keyId: ApiKeyId,
   secretName: SecretName,
+  name: TemplateName,
   /** The rest of a preview path: passed to the sandbox's app as it is. */
   path: z.string(),
 } as const;

@@ -2,6 +2,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { Duplex, Readable } from 'node:stream';
 import { SseParser, type RunSpecInput, type SseMessage } from '../../core/index.ts';
+import { terminalPath, type TerminalOpening, type TerminalOptions } from './terminal.ts';
 
 export interface SandboxdAddress {
   /** `host:port`, or `unix:/path/to/socket`. */
@@ -248,6 +249,38 @@ export class SandboxdClient {
         opts.body.on('error', (err) => req.destroy(err));
         opts.body.pipe(req);
       }
+    });
+  }
+
+  /**
+   * Opens a terminal session (sandboxd/terminal.go): after sandboxd's 101 the socket carries
+   * its frames; see `TerminalStream`. A refusal (429 at the session cap, 409 for a used
+   * ticket) comes back with its body, nothing started.
+   */
+  openTerminal(o: TerminalOptions): Promise<TerminalOpening> {
+    return new Promise((resolve, reject) => {
+      const headers: Record<string, string> = {
+        authorization: this.#auth,
+        connection: 'Upgrade',
+        upgrade: 'svc-terminal',
+      };
+      if (o.ticket) {
+        headers['x-ticket-id'] = o.ticket.id;
+        headers['x-ticket-ttl-ms'] = String(Math.max(0, Math.round(o.ticket.ttlMs)));
+      }
+      const req = request({ ...this.#target, method: 'GET', path: terminalPath(o), headers });
+      req.on('upgrade', (_res, socket, head) => {
+        (socket as { setNoDelay?: (on: boolean) => void }).setNoDelay?.(true);
+        resolve({ ok: true, socket, head });
+      });
+      req.on('response', (res) => {
+        void readJson(res).then(
+          (body) => resolve({ ok: false, status: res.statusCode ?? 0, headers: res.headers, body }),
+          reject,
+        );
+      });
+      req.on('error', reject);
+      req.end();
     });
   }
 

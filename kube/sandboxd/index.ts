@@ -2,3 +2,4 @@ export { SandboxdClient } from './client.ts';
 export type { RunResponse, SandboxdAddress } from './client.ts';
 export { SandboxdLocator, SandboxdUnavailable, type SandboxdLocatorOptions } from './locate.ts';
 export { SandboxdKeySecret, type SandboxdKeySource } from './key.ts';
+export { TerminalStream, TerminalFrame, type TerminalOptions, type TerminalOpening } from './terminal.ts';

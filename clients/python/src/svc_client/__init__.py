@@ -18,6 +18,7 @@ from ._files import (
 )
 from ._http import RetryPolicy, __version__
 from ._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
+from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
 from .client import Client, ConfigureStream, InvokeStream
 from .errors import (
@@ -77,6 +78,7 @@ __all__ = [
     "AsyncFiles",
     "AsyncInvokeStream",
     "AsyncLogStream",
+    "AsyncTerminalSession",
     "AuditEvent",
     "AuthenticationError",
     "BadRequest",
@@ -121,7 +123,11 @@ __all__ = [
     "StoredPolicies",
     "StreamInterrupted",
     "SvcError",
+    "Template",
     "TemplateRef",
+    "TerminalSession",
+    "TerminalTicket",
+    "User",
     "Violation",
     "WaitTimeout",
     "WrittenFile",

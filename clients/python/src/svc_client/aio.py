@@ -24,6 +24,7 @@ from ._http import (
     json_body,
 )
 from ._sse import aiter_sse_response
+from ._terminal import AsyncTerminalMixin
 from .client import (
     InvokeCollector,
     InvokeInput,
@@ -179,7 +180,7 @@ class AsyncConfigureStream:
         await self.aclose()
 
 
-class AsyncClient(AsyncExecMixin):
+class AsyncClient(AsyncExecMixin, AsyncTerminalMixin):
     """Asyncio client of the svc API; same arguments and methods as
     :class:`~svc_client.Client`, with coroutines, async iterators and async streams.
     ``token`` may also be an ``async`` callable.

@@ -26,6 +26,7 @@ from ._http import (
     json_body,
 )
 from ._sse import SSEEvent, iter_sse_response
+from ._terminal import TerminalMixin
 from .errors import NotFound, SandboxFailed, StreamInterrupted, WaitTimeout
 from .models import (
     Accepted,
@@ -473,7 +474,7 @@ def phases(phase: str | Iterable[str]) -> frozenset[str]:
     return frozenset([phase] if isinstance(phase, str) else phase)
 
 
-class Client(ExecMixin):
+class Client(ExecMixin, TerminalMixin):
     """Blocking client of the svc API.
 
     Args:

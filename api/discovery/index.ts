@@ -1,0 +1,1 @@
+export { discoveryRoutes } from './routes.ts';

@@ -1,0 +1,118 @@
+import { CustomObjectsApi } from '@kubernetes/client-node';
+import { Hono } from 'hono';
+import { GROUP, VERSION, type ForwardedPort } from '../../core/index.ts';
+import type { Caller } from '../auth/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { badRequest, notFound } from '../errors/index.ts';
+import { ownedSandbox, requestNamespace } from '../sandboxes/index.ts';
+import { namespaceQuery, pathParams } from '../validation/index.ts';
+
+const KINDS = {
+  ClusterSandboxTemplate: 'clustersandboxtemplates',
+  SandboxTemplate: 'sandboxtemplates',
+} as const;
+type Kind = keyof typeof KINDS;
+
+/** Where a template's one-line description is read from, first found wins. */
+const DESCRIPTION_ANNOTATIONS = ['svc.io/description', 'kubernetes.io/description'];
+
+interface TemplateObject {
+  metadata?: { name?: string; resourceVersion?: string; annotations?: Record<string, string> };
+  spec?: { image?: string } & Record<string, unknown>;
+}
+
+export interface TemplateView {
+  name: string;
+  kind: Kind;
+  description: string;
+  image: string;
+  resourceVersion: string;
+  spec: Record<string, unknown>;
+}
+
+/**
+ * What a client needs to discover before it acts: the templates it may use, who it is, and
+ * a sandbox's forwarded ports. Read-only; every route authenticated (the v1 middleware).
+ */
+export function discoveryRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+  app.use('/templates', namespaceQuery());
+  app.use('/templates/*', namespaceQuery());
+  app.use('/templates/:name', pathParams('name'));
+
+  app.get('/templates', async (c) => {
+    const templates = await usableTemplates(deps, requestNamespace(c, deps));
+    return c.json({ templates });
+  });
+
+  app.get('/templates/:name', async (c) => {
+    const name = c.req.param('name');
+    const kind = c.req.query('kind');
+    if (kind !== undefined && !(kind in KINDS))
+      throw badRequest('kind must be ClusterSandboxTemplate or SandboxTemplate', { field: 'kind' });
+    const namespace = requestNamespace(c, deps);
+    const found = (await usableTemplates(deps, namespace)).filter(
+      (t) => t.name === name && (kind === undefined || t.kind === kind),
+    );
+    // A name that is both: the ClusterSandboxTemplate, as a templateRef without a kind means.
+    const template = found.find((t) => t.kind === 'ClusterSandboxTemplate') ?? found[0];
+    if (!template) throw notFound(`no template ${name} you may use in namespace ${namespace}`);
+    return c.json(template);
+  });
+
+  app.get('/user/me', (c) => c.json(me(c.var.caller)));
+
+  app.get('/sandboxes/:id/ports', async (c) => {
+    const sandbox = await ownedSandbox(c, deps);
+    const ports: ForwardedPort[] = sandbox.status?.forwardedPorts ?? [];
+    return c.json({ ports });
+  });
+
+  return app;
+}
+
+/** `GET /user/me`: the caller as the API sees it. */
+export function me(caller: Caller) {
+  return {
+    sub: caller.user,
+    name: caller.name ?? caller.user,
+    email: caller.email ?? null,
+    groups: caller.groups,
+    isAdmin: caller.isAdmin,
+  };
+}
+
+/**
+ * The ClusterSandboxTemplates and the namespace's SandboxTemplates that governance's
+ * `allowedTemplates` lets the caller create from, by name then kind.
+ */
+async function usableTemplates(deps: ApiDeps, namespace: string): Promise<TemplateView[]> {
+  const custom = deps.kc.makeApiClient(CustomObjectsApi);
+  const scope = { group: GROUP, version: VERSION };
+  const items = (list: unknown) => (list as { items?: TemplateObject[] }).items ?? [];
+  const [cluster, namespaced, policy] = await Promise.all([
+    custom.listClusterCustomObject({ ...scope, plural: KINDS.ClusterSandboxTemplate }).then(items),
+    custom.listNamespacedCustomObject({ ...scope, plural: KINDS.SandboxTemplate, namespace }).then(items),
+    deps.governance.effective(namespace),
+  ]);
+  const allowed = (t: TemplateView) => !policy.allowedTemplates || policy.allowedTemplates.includes(t.name);
+  return [
+    ...cluster.map((t) => view(t, 'ClusterSandboxTemplate')),
+    ...namespaced.map((t) => view(t, 'SandboxTemplate')),
+  ]
+    .filter(allowed)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.kind.localeCompare(b.kind));
+}
+
+function view(t: TemplateObject, kind: Kind): TemplateView {
+  const annotations = t.metadata?.annotations ?? {};
+  const description = DESCRIPTION_ANNOTATIONS.map((a) => annotations[a]).find((d) => d !== undefined);
+  return {
+    name: t.metadata?.name ?? '',
+    kind,
+    description: description ?? '',
+    image: t.spec?.image ?? '',
+    resourceVersion: t.metadata?.resourceVersion ?? '',
+    spec: t.spec ?? {},
+  };
+}
