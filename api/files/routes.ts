@@ -1,6 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono, type Context } from 'hono';
 import type { z } from 'zod';
@@ -62,7 +61,7 @@ export function fileRoutes(deps: ApiDeps): Hono {
       const v = c.req.header(h);
       if (v !== undefined) headers[h] = v;
     }
-    return pass(await call(deps, sandbox, 'GET', fsPath(path), { headers, signal: c.req.raw.signal }), c);
+    return pass(await call(deps, sandbox, 'GET', fsPath(path), { headers, signal: c.req.raw.signal }));
   });
 
   app.put('/:id/files/*', async (c) => {
@@ -101,7 +100,6 @@ export function fileRoutes(deps: ApiDeps): Hono {
     const search = new URLSearchParams({ path, format: query.format ?? 'zip' });
     return pass(
       await call(deps, sandbox, 'GET', `/archive?${search.toString()}`, { signal: c.req.raw.signal }),
-      c,
     );
   });
 
@@ -236,12 +234,10 @@ async function call(
 
 /**
  * sandboxd's answer as the caller's: its status, the headers that describe the body, and
- * the body streamed. A fault inside sandboxd (a 5xx other than 507) is a 502, never a 500.
- * Served by Node, bytes (a file, an archive) are piped from sandboxd's response straight
- * into the caller's, with back-pressure and no web-stream adapters in between: the
- * fastest way through, and the one that holds the least.
+ * the body streamed (back-pressure end to end). A fault inside sandboxd (a 5xx other than
+ * 507) is a 502, never a 500.
  */
-async function pass(res: IncomingMessage, c?: Context): Promise<Response> {
+async function pass(res: IncomingMessage): Promise<Response> {
   const status = res.statusCode ?? 502;
   if (status >= 500 && status !== 507) {
     const text = await textOf(res);
@@ -256,17 +252,8 @@ async function pass(res: IncomingMessage, c?: Context): Promise<Response> {
     res.resume();
     return new Response(null, { status, headers });
   }
-  const outgoing = (c?.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-  if (outgoing && (status === 200 || status === 206) && !headers.get('content-type')?.includes('json')) {
-    outgoing.writeHead(status, Object.fromEntries(headers));
-    pipeline(res, outgoing).catch(() => undefined); // a caller gone: both sides are closed
-    return new Response(null, { headers: { [ALREADY_SENT]: 'true' } });
-  }
   return new Response(Readable.toWeb(res) as ReadableStream<Uint8Array>, { status, headers });
 }
-
-/** @hono/node-server's mark of a response a handler has written itself. */
-const ALREADY_SENT = 'x-hono-already-sent';
 
 async function textOf(res: IncomingMessage): Promise<string> {
   const chunks: Buffer[] = [];
