@@ -29,6 +29,8 @@ interface ExecCall {
   sandbox: Sandbox;
   template: string;
   execId: string;
+  /** Set by `finish`: the span is ended and the exec recorded. */
+  finished: boolean;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
     deps.tracing.extract(c.req.raw.headers),
   );
   let template = '';
+  let call: ExecCall | undefined;
   try {
     const sandbox = await ownedSandbox(c, deps);
     template = templateOf(sandbox);
@@ -86,10 +89,11 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
     if (res.status !== 200 || !res.stream) {
       throw new HttpError(502, 'sandbox_error', `sandboxd refused the exec: ${JSON.stringify(res.body)}`);
     }
-    const call: ExecCall = { deps, started, caller, span, sandbox, template, execId };
+    call = { deps, started, caller, span, sandbox, template, execId, finished: false };
     const wantsStream = (c.req.header('accept') ?? '').includes('text/event-stream');
     return wantsStream ? streamed(c, call, res.stream, abort) : await collected(c, call, res.stream, abort);
   } catch (err) {
+    if (call?.finished) throw err; // recorded as the exec's outcome already
     endSpan(
       span,
       { duration_ms: Math.round(performance.now() - started), outcome: refusalOutcome(err) ?? 'error' },
@@ -189,6 +193,7 @@ const elapsed = (call: ExecCall) => Math.round(performance.now() - call.started)
  */
 function finish(call: ExecCall, exit: ExitEvent, out?: { stdoutBytes: number; stderrBytes: number }): void {
   const { deps, sandbox, caller, span, template } = call;
+  call.finished = true;
   const outcome: Outcome =
     exit.reason === 'completed' ? (exit.exitCode === 0 ? 'completed' : 'failed') : exit.reason;
   deps.metrics.observeExec({ template, outcome }, (performance.now() - call.started) / 1000);

@@ -3,6 +3,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { ForbiddenError, SvcClient } from '../../clients/typescript/index.ts';
 import { Annotations, type Sandbox } from '../../core/index.ts';
 import { waitFor } from '../controlplane/index.ts';
 import {
@@ -18,7 +19,12 @@ import { SLOW, createAs, output, reachable, sse, type Streamed } from './code-mo
 
 const ns = useNamespace('exec');
 useDevnode(ns);
-const template = useClusterTemplate('exec', ns, { agent: { maxConcurrentInvokes: 1 } });
+/** The template's own process: silent, so its logs hold only what a test writes to it. */
+const TEMPLATE_COMMAND = 'sleep 86400';
+const template = useClusterTemplate('exec', ns, {
+  command: TEMPLATE_COMMAND.split(' '),
+  agent: { maxConcurrentInvokes: 1 },
+});
 useOperator(ns, { identity: 'exec-test', logger: pino({ level: 'silent' }) });
 let api: TestApi;
 let base: string;
@@ -395,6 +401,57 @@ describe('exec', () => {
       { timeoutMs: 30_000, describe: () => `last-activity after the exec (saw ${seen || 'none'})` },
     );
   }, 300_000);
+});
+
+describe('the TypeScript client', () => {
+  test('execSandbox, execSandboxStream (an async iterator), cancelExec, getSandboxLogs, followSandboxLogs', async () => {
+    const alice = new SvcClient({ baseUrl: base, apiKey: api.keys.alice, namespace: ns.name });
+    const bob = new SvcClient({ baseUrl: base, apiKey: api.keys.bob, namespace: ns.name });
+    const result = await alice.execSandbox('ex-main', { command: 'echo ts; exit 3', stdin: 'unused' });
+    expect(result).toMatchObject({
+      exitCode: 3,
+      stdout: 'ts\n',
+      stderr: '',
+      reason: 'completed',
+      truncated: false,
+    });
+    await expect(bob.execSandbox('ex-main', { command: 'true' })).rejects.toBeInstanceOf(ForbiddenError);
+
+    const names: string[] = [];
+    let id = '';
+    let canceled = false;
+    for await (const e of await alice.execSandboxStream('ex-main', {
+      command: trapped('/workspace/ts.marker'),
+    })) {
+      names.push(e.event);
+      if (e.event === 'start') id = e.data.invokeId;
+      if (e.event === 'log' && e.data.data === 'ready\n' && !canceled) {
+        canceled = true;
+        expect(await alice.cancelExec('ex-main', id)).toEqual({ invokeId: id, status: 'canceling' });
+      }
+      if (e.event === 'exit')
+        expect(e.data).toMatchObject({ invokeId: id, exitCode: -1, reason: 'canceled' });
+    }
+    expect(names[0]).toBe('start');
+    expect(names.at(-1)).toBe('exit');
+
+    // The default template's process prints nothing: the kept output is empty, and a
+    // follower sees what the process writes later (here, an exec writing to its stdout).
+    expect(await alice.getSandboxLogs('ex-main')).toEqual({ entries: [], truncated: false, droppedBytes: 0 });
+    const abort = new AbortController();
+    const follow = await alice.followSandboxLogs('ex-main', { signal: abort.signal });
+    const mark = `mark-${randomBytes(3).toString('hex')}`;
+    const write = execJson('ex-main', {
+      command: `for p in /proc/[0-9]*; do [ "$(tr '\\0' ' ' < $p/cmdline 2>/dev/null)" = "${TEMPLATE_COMMAND} " ] && echo ${mark} > $p/fd/1; done; true`,
+    });
+    let seen = '';
+    for await (const e of follow) {
+      seen += e.data.data;
+      if (seen.includes(mark)) break;
+    }
+    expect((await write).body.exitCode).toBe(0);
+    expect(seen).toBe(`${mark}\n`);
+  }, 60_000);
 });
 
 /** Invoke's query and configure's binary files (the shapes of issue 19, item 6). */

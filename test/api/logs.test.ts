@@ -59,7 +59,7 @@ const text = (logs: Logs, stream: 'stdout' | 'stderr') =>
     .join('');
 
 describe('logs', () => {
-  test('the tail: the template process’s recent stdout and stderr, in order', async () => {
+  test('the tail: the template process’s recent stdout and stderr, each in order', async () => {
     let last: Logs | undefined;
     await waitFor(
       async () => {
@@ -71,10 +71,7 @@ describe('logs', () => {
     const logs = last!;
     expect(logs.truncated).toBe(false);
     expect(logs.droppedBytes).toBe(0);
-    expect(logs.entries[0]).toEqual({
-      stream: 'stdout',
-      data: expect.stringMatching(/^started\n/) as string,
-    });
+    // Each stream's order is exact; between the two pipes it is the order sandboxd read them.
     expect(text(logs, 'stderr')).toBe('warned ünïcödé\n');
     expect(text(logs, 'stdout')).toMatch(/^started\ntick 1\ntick 2\ntick 3\n/);
     // Entries alternate streams: adjacent output of one stream is one entry.
@@ -113,16 +110,9 @@ describe('logs', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
     expect(res.events.every((e) => e.event === 'log')).toBe(true);
-    expect(res.events[0]?.data).toEqual({
-      stream: 'stdout',
-      data: expect.stringMatching(/^started\n/) as string,
-    });
-    const numbers = ticks(
-      res.events
-        .filter((e) => e.data.stream === 'stdout')
-        .map((e) => e.data.data)
-        .join(''),
-    );
+    const stdoutEvents = res.events.filter((e) => e.data.stream === 'stdout');
+    expect(stdoutEvents[0]?.data.data).toMatch(/^started\n/);
+    const numbers = ticks(stdoutEvents.map((e) => e.data.data).join(''));
     // Every tick once, in order, with no gap between the replay and the live part.
     expect(numbers).toEqual(Array.from({ length: numbers.length }, (_, i) => i + 1));
     expect(numbers.at(-1)).toBeGreaterThanOrEqual(before + 3);

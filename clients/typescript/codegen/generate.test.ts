@@ -19,6 +19,11 @@ test('the streaming operations and their events are read from x-sse-events', asy
       events: { log: 'LogEvent', result: 'ConfigureResult', error: 'ErrorEvent' },
     },
     {
+      operationId: 'execSandbox',
+      events: { start: 'StartEvent', log: 'LogEvent', exit: 'ExitEvent', error: 'ErrorEvent' },
+    },
+    { operationId: 'getSandboxLogs', events: { log: 'LogEvent' } },
+    {
       operationId: 'invokeSandbox',
       events: { start: 'StartEvent', log: 'LogEvent', exit: 'ExitEvent', error: 'ErrorEvent' },
     },
