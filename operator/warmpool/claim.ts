@@ -39,6 +39,8 @@ export interface WarmClaimerDeps {
   /** Unclaimed members' Pods and claims (label `svc.io/warm-pool`). */
   memberPods: Informer<V1Pod>;
   memberClaims: Informer<V1PersistentVolumeClaim>;
+  /** The Sandbox controller's Pods and claims (label `svc.io/sandbox`). */
+  owned: { pods: Informer<V1Pod>; claims: Informer<V1PersistentVolumeClaim> };
   locator: SandboxdLocator;
   key: () => Promise<Buffer>;
   metrics: WarmPoolMetrics;
@@ -59,7 +61,11 @@ export class WarmClaimer {
   readonly #core: CoreV1Api;
   readonly #custom: CustomObjectsApi;
   readonly #now: () => Date;
-  /** Sandboxes (by uid) this replica gave a member, until their cache shows the annotation. */
+  /**
+   * What this replica decided for a sandbox (by uid): the member it claimed, or '' for a
+   * cold start; kept until the cached Sandbox shows it, so a pass on a stale cache never
+   * decides again (a second decision could give one sandbox two Pods).
+   */
   readonly #given = new Map<string, string>();
 
   constructor(deps: WarmClaimerDeps) {
@@ -81,6 +87,8 @@ export class WarmClaimer {
     }
     const given = this.#given.get(uid);
     if (given) return withMember(sandbox, given);
+    if (given === '' && !sandbox.status?.podName) return sandbox;
+    this.#given.delete(uid);
     // Started cold in an earlier pass (its status names its own Pod), or never a candidate.
     if (
       sandbox.status?.podName ||
@@ -92,19 +100,18 @@ export class WarmClaimer {
     const pools = this.#d.pools.list(namespace).filter((p) => matches(p, sandbox));
     if (pools.length === 0) return sandbox;
 
-    // The caches may not show an earlier pass's work yet: ask the apiserver (a quorum read)
-    // whether this sandbox already has a Pod or claim, adopted or its own.
-    const selector = { namespace, labelSelector: `${Labels.sandbox}=${name}` };
-    const [ownPods, ownClaims] = await Promise.all([
-      this.#core.listNamespacedPod(selector),
-      this.#core.listNamespacedPersistentVolumeClaim(selector),
-    ]);
-    const adopted = ownPods.items.find((p) => p.metadata?.annotations?.[WarmPool.claimedAtAnnotation]);
+    // A claim this replica made is in `#given` until the cache shows its annotation. One made
+    // by a replica that failed over before annotating shows in the caches (listed afresh by
+    // this leader) as a Pod under the sandbox's label: finish it. A Pod or claim of its own
+    // means it started cold.
+    const mine = (o: V1Pod | V1PersistentVolumeClaim) => o.metadata?.labels?.[Labels.sandbox] === name;
+    const ownPods = this.#d.owned.pods.list(namespace).filter(mine);
+    const adopted = ownPods.find((p) => p.metadata?.annotations?.[WarmPool.claimedAtAnnotation]);
     if (adopted) {
-      await this.#complete(log, sandbox, adopted, template);
+      await this.#complete(log, sandbox, adopted);
       return withMember(sandbox, adopted.metadata!.name!);
     }
-    if (ownPods.items.length > 0 || ownClaims.items.length > 0) return sandbox;
+    if (ownPods.length > 0 || this.#d.owned.claims.list(namespace).some(mine)) return sandbox;
 
     const fit = fitOf(sandbox, template, this.#d.settings);
     const candidates = pools.flatMap((pool) =>
@@ -121,12 +128,13 @@ export class WarmClaimer {
         this.#d.metrics.claim(namespace, pool.metadata.name!, 'hit');
         this.#given.set(uid, pod.metadata!.name!);
         this.#d.claimed(`${namespace}/${pool.metadata.name!}`);
-        await this.#complete(log, sandbox, pod, template, pool);
+        await this.#complete(log, sandbox, pod, pool);
         log.info({ member: pod.metadata!.name, pool: pool.metadata.name }, 'claimed a warm-pool member');
         return withMember(sandbox, pod.metadata!.name!);
       }
     }
     this.#d.metrics.claim(namespace, pools[0]!.metadata.name!, 'miss');
+    this.#given.set(uid, '');
     return sandbox;
   }
 
@@ -160,13 +168,7 @@ export class WarmClaimer {
    * The rest of a claim, each step idempotent (a pass after a crash repeats it): the member's
    * name on the Sandbox, its claim and token Secret moved over, the token handed to sandboxd.
    */
-  async #complete(
-    log: Logger,
-    sandbox: Sandbox,
-    pod: V1Pod,
-    template: SandboxTemplateSpec,
-    pool?: SandboxWarmPool,
-  ): Promise<void> {
+  async #complete(log: Logger, sandbox: Sandbox, pod: V1Pod, pool?: SandboxWarmPool): Promise<void> {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
     const member = pod.metadata!.name!;
     const token = await this.#d.locator.token(namespace, name, uid);

@@ -36,7 +36,7 @@ export interface WarmPoolsOptions {
   settings: OperatorSettings;
   namespace?: string;
   /** The Sandbox controller's shared caches: templates are read (and watched) there. */
-  caches: Pick<SandboxCaches, 'templates' | 'clusterTemplates'>;
+  caches: Pick<SandboxCaches, 'templates' | 'clusterTemplates' | 'pods' | 'claims'>;
   locator: SandboxdLocator;
   key: () => Promise<Buffer>;
   registry: Registry;
@@ -136,6 +136,7 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
     pools: typedPools,
     memberPods,
     memberClaims,
+    owned: { pods: o.caches.pods, claims: o.caches.claims },
     locator: o.locator,
     key: o.key,
     metrics,
