@@ -7,7 +7,7 @@ SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
 	test test-unit test-go test-python test-fuzz test-integration dev sandboxd-binary image-check helm kustomize \
-	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal
+	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer
 
 help:
 	@echo "make dev    run the whole service on this machine (prints the URL and API keys;"
@@ -135,6 +135,9 @@ bench-files: deps kube sandboxd-binary
 
 bench-terminal: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/terminal.ts
+
+bench-claim: deps kube sandboxd-binary
+	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/claim.ts
 
 bench-sandboxd: node_modules/.stamp sandboxd-binary
 	$(NODE) bench/sandboxd.ts

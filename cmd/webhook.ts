@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { Policy } from '../core/index.ts';
 import { Governance, NamespaceGate, PolicyStore, QuotaLedger, SecretAccessReviewer } from '../kube/index.ts';
 import { serveMetrics } from '../telemetry/index.ts';
-import { WebhookMetrics, sandboxAdmission, startWebhook } from '../webhook/index.ts';
+import { WebhookMetrics, sandboxAdmission, startWebhook, warmPoolAdmission } from '../webhook/index.ts';
 import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
@@ -37,6 +37,7 @@ export async function main(argv: string[]): Promise<number> {
     listen: config.listen,
     logger,
     apiServiceAccount: config['api-service-account'],
+    admitWarmPool: warmPoolAdmission(kc, governance),
     ...sandboxAdmission({
       governance,
       namespaces: new NamespaceGate(kc, config['service-namespace']),

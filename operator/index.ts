@@ -17,6 +17,7 @@ import { endSpan, type Tracer } from '../telemetry/index.ts';
 import { informersOf, sandboxInformers } from './informers.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { SandboxReconciler, type SandboxCaches } from './sandbox/index.ts';
+import { warmPools } from './warmpool/index.ts';
 import type { OperatorSettings } from './settings.ts';
 
 export type { OperatorSettings } from './settings.ts';
@@ -102,17 +103,30 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const caches = await sandboxInformers(kc, o.logger, o.namespace).catch(fail);
   // Watched, so a policy change reaches the agent sandboxes at once (see `watches` below).
   const policies = new PolicyStore(kc, o.leaseNamespace, (raw) => Policy.parse(raw));
+  const locator = new SandboxdLocator({ kc, key: () => Promise.resolve(key) });
+  const wrap = [
+    (name: string, r: Reconcile) => metrics.instrument(name, r),
+    ...(o.tracer ? [(name: string, r: Reconcile) => traced(o.tracer!, name, r)] : []),
+  ];
+  const warm = warmPools({
+    kc,
+    logger: o.logger,
+    settings: o.settings,
+    namespace: o.namespace,
+    caches,
+    locator,
+    key: () => Promise.resolve(key),
+    registry: metrics.registry,
+    wrap,
+  });
   const reconciler = new SandboxReconciler({
     kc,
     settings: o.settings,
     caches,
     policies,
-    locator: new SandboxdLocator({ kc, key: () => Promise.resolve(key) }),
+    locator,
+    warm: warm.claimer,
   });
-  const wrap = [
-    (name: string, r: Reconcile) => metrics.instrument(name, r),
-    ...(o.tracer ? [(name: string, r: Reconcile) => traced(o.tracer!, name, r)] : []),
-  ];
   const bySandbox = ownerByLabel(Labels.sandbox);
   // One controller per primary kind, over the informers above (shared, each listed once).
   const controllers = [
@@ -139,6 +153,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
       logger: o.logger,
       wrap,
     }),
+    warm.controller,
   ];
   metrics.observe({
     controllers: () => controllers,
@@ -154,12 +169,14 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   stopAll.push(
     ...informers.map((i) => () => i.stop()),
     () => policies.stop(),
+    () => warm.stop(),
     ...controllers.map((c) => () => c.stop()),
   );
   // The primary kind last, so its first reconciles find what they own already cached.
   await Promise.all([
     ...informers.filter((i) => i !== caches.sandboxes).map((i) => i.start()),
     policies.start(o.logger),
+    warm.start(),
   ]).catch(fail);
   await caches.sandboxes.start().catch(fail);
   o.logger.info({ namespace: o.namespace ?? '(all)' }, 'operator started');

@@ -152,7 +152,8 @@ func serve(args []string) int {
 	reaper := newReaper()
 	env := runEnvironment(os.Environ())
 	runs := newRegistry(c.grace, c.maxConcurrentInvokes, env, reaper)
-	srv := &server{authorized: bearerChecker(c.token), workspace: c.workspace, keepalive: c.keepalive, runs: runs,
+	tokens := newTokenGate(c.token)
+	srv := &server{authorized: tokens.authorized, tokens: tokens, workspace: c.workspace, keepalive: c.keepalive, runs: runs,
 		logs:      newLogRing(templateLogBytes),
 		terminals: newTerminals(c.grace, env, reaper, c.workspace)}
 	ln, err := listen(c.listen)

@@ -25,6 +25,7 @@ type server struct {
 	template   *templateProcess // nil without a template command
 	logs       *logRing         // the template process's recent output
 	terminals  *terminals
+	tokens     *tokenGate // the token PUT /token replaces (authorized reads it)
 }
 
 var (
@@ -91,6 +92,8 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.serveFS(w, r)
 	case uri == "/archive" || strings.HasPrefix(uri, "/archive?"):
 		s.serveArchive(w, r)
+	case r.Method == http.MethodPut && uri == "/token":
+		s.putToken(w, r)
 	default:
 		writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no route " + r.Method + " " + uri})
 	}

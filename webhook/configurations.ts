@@ -67,6 +67,13 @@ export function webhookConfigurations(o: WebhookConfigurationOptions) {
       metadata,
       webhooks: [
         { name: 'validate.sandboxes.svc.io', clientConfig: clientConfig(PATHS.validate), ...common },
+        // Warm pools: a pool whose template or image the namespace's policy refuses.
+        {
+          name: 'validate.sandboxwarmpools.svc.io',
+          clientConfig: clientConfig(PATHS.validateWarmPool),
+          ...common,
+          rules: [{ ...common.rules[0]!, resources: ['sandboxwarmpools'] }],
+        },
       ],
     },
   };

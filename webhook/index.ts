@@ -9,5 +9,6 @@ export { checkImmutable, IMMUTABLE_FIELDS } from './immutable.ts';
 export { setCreatedBy } from './created-by.ts';
 export type { AdmissionRequest, Verdict } from './review.ts';
 export { governanceAdmission } from './governance.ts';
+export { warmPoolAdmission } from './warmpool.ts';
 export { credentialAdmission, firstRefusal, namespaceAdmission, sandboxAdmission } from './credentials.ts';
 export { WebhookMetrics } from './metrics.ts';

@@ -14,13 +14,19 @@ export interface WebhookOptions {
   apiServiceAccount?: string;
   /** Governance on create: a denial verdict, or allowed. Plugged in by `cmd/webhook.ts`. */
   admitCreate?: (request: AdmissionRequest) => Promise<Verdict>;
+  /** Governance of SandboxWarmPools (create and update): their template and image. */
+  admitWarmPool?: (request: AdmissionRequest) => Promise<Verdict>;
   /** Further checks on update, after immutability (credentials changed by an update). */
   admitUpdate?: (request: AdmissionRequest) => Promise<Verdict>;
   /** Counts and times every review answered. */
   metrics?: WebhookMetrics;
 }
 
-export const PATHS = { mutate: '/mutate-sandbox', validate: '/validate-sandbox' } as const;
+export const PATHS = {
+  mutate: '/mutate-sandbox',
+  validate: '/validate-sandbox',
+  validateWarmPool: '/validate-sandboxwarmpool',
+} as const;
 
 /** The admission webhook: a Defaulter (createdBy) and a Validator (governance, immutability). */
 export async function startWebhook(opts: WebhookOptions): Promise<{ port: number; close(): Promise<void> }> {
@@ -37,6 +43,8 @@ export async function startWebhook(opts: WebhookOptions): Promise<{ port: number
       if (r.operation === 'CREATE' && opts.admitCreate) return opts.admitCreate(r);
       return { allowed: true };
     },
+    [PATHS.validateWarmPool]: (r) =>
+      opts.admitWarmPool ? opts.admitWarmPool(r) : Promise.resolve({ allowed: true }),
   };
   const server: Server = createServer({ cert: opts.tls.cert, key: opts.tls.key }, (req, res) => {
     const chunks: Buffer[] = [];

@@ -8,6 +8,7 @@ import {
   VERSION,
   cloneName,
   snapshotName,
+  sandboxObjectsName,
   workspaceClaimName,
   type CloneResponse,
 } from '../../core/index.ts';
@@ -88,7 +89,7 @@ export function cloneRoutes(deps: ApiDeps): Hono {
       const free = await deps.snapshots.create({
         namespace,
         name: snapshot,
-        claim: workspaceClaimName(sourceName),
+        claim: workspaceClaimName(sandboxObjectsName(source)),
         snapshotClass,
         labels: { [Labels.sandbox]: sourceName },
       });

@@ -2,7 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { parse } from 'yaml';
+import { Registry } from 'prom-client';
 import { OperatorMetrics } from '../../operator/index.ts';
+import { WarmPoolMetrics } from '../../operator/warmpool/index.ts';
 import { ApiMetrics } from './metrics.ts';
 
 const dir = join(import.meta.dirname, '..', '..', 'config', 'monitoring');
@@ -16,6 +18,11 @@ describe('dashboards and alert rules', () => {
   const exported = [
     ...new ApiMetrics({ defaultMetrics: false }).registry.getMetricsAsArray(),
     ...new OperatorMetrics({ defaultMetrics: false }).registry.getMetricsAsArray(),
+    ...(() => {
+      const registry = new Registry();
+      new WarmPoolMetrics(registry);
+      return registry.getMetricsAsArray();
+    })(),
   ].map((m) => m.name);
   const covers = (exprs: string[], series: string) => exprs.some((e) => seriesIn(e).includes(series));
 
@@ -45,6 +52,8 @@ describe('dashboards and alert rules', () => {
       'svc_invoke_duration_seconds',
       'svc_invoke_throttled_total',
       'svc_reconcile_errors_total',
+      'svc_warmpool_ready',
+      'svc_warmpool_claims_total',
     ])
       expect(covers(exprs, series), series).toBe(true);
   });

@@ -1,5 +1,11 @@
 import type { z } from 'zod';
-import { SandboxSpec, SandboxStatus, SandboxTemplateSpec } from '../sandbox/index.ts';
+import {
+  SandboxSpec,
+  SandboxStatus,
+  SandboxTemplateSpec,
+  SandboxWarmPoolSpec,
+  SandboxWarmPoolStatus,
+} from '../sandbox/index.ts';
 import { structuralSchema } from './structural.ts';
 
 export const GROUP = 'svc.io';
@@ -36,6 +42,8 @@ interface CrdOptions {
   status?: z.ZodType;
   printerColumns: PrinterColumn[];
   rootRules?: { rule: string; message: string }[];
+  /** The scale subresource: `kubectl scale` and a HorizontalPodAutoscaler write `specReplicasPath`. */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath: string };
 }
 
 function crd(o: CrdOptions) {
@@ -84,7 +92,7 @@ function crd(o: CrdOptions) {
           served: true,
           storage: true,
           schema: { openAPIV3Schema },
-          ...(o.status ? { subresources: { status: {} } } : {}),
+          ...(o.status ? { subresources: { status: {}, ...(o.scale ? { scale: o.scale } : {}) } } : {}),
           additionalPrinterColumns: [
             ...o.printerColumns,
             { name: 'Age', type: 'date', jsonPath: '.metadata.creationTimestamp' },
@@ -144,6 +152,28 @@ export function customResourceDefinitions(): CustomResourceDefinition[] {
       scope: 'Cluster',
       spec: SandboxTemplateSpec,
       printerColumns: templateColumns,
+    }),
+    crd({
+      kind: 'SandboxWarmPool',
+      description:
+        'Sandboxes kept ready before anyone asks: a Sandbox whose namespace, template, mode and image match claims a ready member (its Pod and workspace) instead of starting cold.',
+      plural: 'sandboxwarmpools',
+      singular: 'sandboxwarmpool',
+      shortNames: ['sbxwp'],
+      scope: 'Namespaced',
+      spec: SandboxWarmPoolSpec,
+      status: SandboxWarmPoolStatus,
+      scale: {
+        specReplicasPath: '.spec.replicas',
+        statusReplicasPath: '.status.replicas',
+        labelSelectorPath: '.status.selector',
+      },
+      printerColumns: [
+        { name: 'Template', type: 'string', jsonPath: '.spec.templateRef.name' },
+        { name: 'Mode', type: 'string', jsonPath: '.spec.mode' },
+        { name: 'Desired', type: 'integer', jsonPath: '.spec.replicas' },
+        { name: 'Ready', type: 'integer', jsonPath: '.status.readyReplicas' },
+      ],
     }),
   ];
 }

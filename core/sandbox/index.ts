@@ -6,3 +6,4 @@ export * from './resource.ts';
 export * from './names.ts';
 export * from './lifetime.ts';
 export * from './verdict.ts';
+export * from './warmpool.ts';

@@ -182,6 +182,19 @@ export class SandboxdClient {
     return this.#send('GET', '/logs?follow=true', (req) => req.end(), signal);
   }
 
+  /**
+   * Gives sandboxd a new token (a claimed warm-pool member gets its sandbox's), authenticated
+   * by the current one; from then on only the new one is accepted. 401: the current token is
+   * no longer this client's (already replaced).
+   */
+  async setToken(token: string): Promise<number> {
+    const res = await this.#send('PUT', '/token', (req) => req.end(`${JSON.stringify({ token })}\n`));
+    const body = await readJson(res);
+    if (res.statusCode !== 200 && res.statusCode !== 401)
+      throw new Error(`sandboxd refused the token: ${JSON.stringify(body)}`);
+    return res.statusCode;
+  }
+
   /** `/healthz`'s body: and, when sandboxd supervises the template's process, how it fares. */
   async status(): Promise<{ status: string; template?: { running: boolean; restarts: number } }> {
     const res = await this.#send('GET', '/healthz', (req) => req.end());

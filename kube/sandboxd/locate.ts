@@ -1,5 +1,5 @@
 import { CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { Annotations, GROUP, SandboxPod, sandboxdToken } from '../../core/index.ts';
+import { Annotations, GROUP, Labels, SandboxPod, sandboxdToken } from '../../core/index.ts';
 import { SandboxdClient } from './client.ts';
 import type { SandboxdKeySource } from './key.ts';
 
@@ -48,11 +48,7 @@ export class SandboxdLocator {
     const hit = this.#cache.get(key);
     if (hit && Date.now() - hit.at < this.#ttlMs && (podUid === undefined || hit.uid === podUid))
       return hit.client;
-    const pod = await this.#core.readNamespacedPod({ name: sandbox, namespace }).catch((err: unknown) => {
-      if ((err as { code?: number }).code === 404)
-        throw new SandboxdUnavailable(`sandbox ${sandbox} has no Pod`);
-      throw err;
-    });
+    const pod = await this.#pod(namespace, sandbox);
     const client = await this.forPod(pod);
     this.#cache.set(key, { at: Date.now(), uid: pod.metadata?.uid ?? '', client });
     return client;
@@ -72,7 +68,27 @@ export class SandboxdLocator {
       (r) => r.kind === 'Sandbox' && r.apiVersion.startsWith(`${GROUP}/`),
     );
     if (!owner) throw new SandboxdUnavailable(`sandbox ${sandbox}'s Pod is not owned by a Sandbox`);
-    return new SandboxdClient({ address, token: await this.token(namespace, sandbox, owner.uid) });
+    // The owner's name, not the Pod's: a claimed warm-pool member's Pod keeps its own name.
+    return new SandboxdClient({ address, token: await this.token(namespace, owner.name, owner.uid) });
+  }
+
+  /**
+   * The sandbox's Pod: the one named after it, or, for a sandbox that claimed a warm-pool
+   * member, the member's Pod, which carries the sandbox's label (a Pod cannot be renamed).
+   */
+  async #pod(namespace: string, sandbox: string): Promise<V1Pod> {
+    const named = await this.#core.readNamespacedPod({ name: sandbox, namespace }).catch((err: unknown) => {
+      if ((err as { code?: number }).code === 404) return undefined;
+      throw err;
+    });
+    if (named && named.metadata?.labels?.[Labels.sandbox] === sandbox) return named;
+    const labelled = await this.#core.listNamespacedPod({
+      namespace,
+      labelSelector: `${Labels.sandbox}=${sandbox}`,
+    });
+    const pod = labelled.items.find((p) => !p.metadata?.deletionTimestamp) ?? labelled.items[0] ?? named;
+    if (!pod) throw new SandboxdUnavailable(`sandbox ${sandbox} has no Pod`);
+    return pod;
   }
 
   /** Drops a cached address, after a call to it failed. */

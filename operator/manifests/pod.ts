@@ -2,6 +2,7 @@ import type { V1Container, V1EnvVar, V1Pod, V1Volume, V1VolumeMount } from '@kub
 import {
   Labels,
   SandboxPod,
+  sandboxObjectsName,
   sandboxdSecretName,
   workspaceClaimName,
   type Sandbox,
@@ -49,9 +50,11 @@ export function sandboxPod(
   settings: OperatorSettings,
 ): V1Pod {
   const name = sandbox.metadata.name!;
+  // A sandbox that claimed a warm-pool member keeps the member's Pod and claim names.
+  const objects = sandboxObjectsName(sandbox);
   const credentialFiles = sandbox.spec.credentials?.files ?? [];
   const volumes: V1Volume[] = [
-    { name: 'workspace', persistentVolumeClaim: { claimName: workspaceClaimName(name) } },
+    { name: 'workspace', persistentVolumeClaim: { claimName: workspaceClaimName(objects) } },
     { name: 'svc-bin', emptyDir: {} },
     { name: 'svc-token', secret: { secretName: sandboxdSecretName(name), defaultMode: 0o440 } },
     ...credentialFiles.map((f, i) => ({
@@ -78,7 +81,7 @@ export function sandboxPod(
     apiVersion: 'v1',
     kind: 'Pod',
     metadata: {
-      ...owned(sandbox, name),
+      ...owned(sandbox, objects),
       labels: { [Labels.sandbox]: name, [Labels.mode]: sandbox.spec.mode },
     },
     spec: {

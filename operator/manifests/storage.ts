@@ -1,6 +1,7 @@
 import type { V1PersistentVolumeClaim, V1Secret } from '@kubernetes/client-node';
 import {
   SandboxPod,
+  sandboxObjectsName,
   sandboxdSecretName,
   workspaceClaimName,
   type Sandbox,
@@ -34,7 +35,7 @@ export function workspaceClaim(
   return {
     apiVersion: 'v1',
     kind: 'PersistentVolumeClaim',
-    metadata: owned(sandbox, workspaceClaimName(sandbox.metadata.name!)),
+    metadata: owned(sandbox, workspaceClaimName(sandboxObjectsName(sandbox))),
     spec: {
       accessModes: ['ReadWriteOnce'],
       resources: { requests: { storage: String(size) } },

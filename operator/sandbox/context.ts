@@ -22,6 +22,7 @@ import type { Informer, PolicyStore, SandboxdLocator } from '../../kube/index.ts
 import type { OperatorSettings } from '../settings.ts';
 import type { SandboxPatcher } from '../sandbox-patch.ts';
 import type { Snapshots } from './snapshots.ts';
+import type { WarmClaimer } from '../warmpool/index.ts';
 
 /**
  * What the Sandbox controller reads at steady state, each from an informer shared with the
@@ -53,6 +54,8 @@ export interface SandboxDeps {
   now: () => Date;
   /** Records a Kubernetes Event on the Sandbox (never fails the pass). */
   event: (pass: Pass, type: 'Normal' | 'Warning', reason: string, message: string) => Promise<void>;
+  /** Warm pools: a new sandbox claims a ready member instead of starting cold. */
+  warm?: WarmClaimer;
   /** The agent harness pass of a Running agent sandbox (see `operator/agent.ts`). */
   agent: (pass: Pass, template: SandboxTemplateSpec, pod: V1Pod) => Promise<number | undefined>;
 }
@@ -68,7 +71,8 @@ export interface VolumeState {
 
 /** One reconcile of one Sandbox: what it read, and what earlier steps found for later ones. */
 export interface Pass {
-  readonly sandbox: Sandbox;
+  /** The Sandbox; the warm-pool step puts the member it claimed in its annotations. */
+  sandbox: Sandbox;
   readonly namespace: string;
   readonly name: string;
   /** The pass's own logger (it carries the key). */

@@ -1,3 +1,4 @@
+import { sandboxObjectsName } from '../../core/index.ts';
 import { FINALIZER } from './finalizer.ts';
 import type { Pass } from './context.ts';
 import { removeOwned } from './owned.ts';
@@ -13,7 +14,7 @@ export async function finalize(pass: Pass): Promise<number | void> {
   const { sandbox } = pass;
   if (!sandbox.metadata.finalizers?.includes(FINALIZER)) return;
   await removeOwned(pass);
-  if (pass.d.caches.pods.get(pass.name, pass.namespace)) return POD_GONE_RECHECK_MS;
+  if (pass.d.caches.pods.get(sandboxObjectsName(sandbox), pass.namespace)) return POD_GONE_RECHECK_MS;
   await pass.d.patcher.patch(sandbox, {
     metadata: {
       finalizers: (sandbox.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),

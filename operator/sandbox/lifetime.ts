@@ -1,4 +1,4 @@
-import { EXPIRED, isExpired, sandboxExpiry } from '../../core/index.ts';
+import { EXPIRED, WarmPool, isExpired, sandboxExpiry, sandboxObjectsName } from '../../core/index.ts';
 import { templateOf, type Pass, type StepResult } from './context.ts';
 import { Pod, remove } from './owned.ts';
 
@@ -10,10 +10,12 @@ import { Pod, remove } from './owned.ts';
  */
 export async function checkLifetime(pass: Pass): Promise<StepResult> {
   const { sandbox } = pass;
-  pass.pod = pass.d.caches.pods.get(pass.name, pass.namespace);
+  pass.pod = pass.d.caches.pods.get(sandboxObjectsName(sandbox), pass.namespace);
   const pod = pass.pod;
   if (sandbox.spec.stopped || isExpired(sandbox) || pod?.metadata?.deletionTimestamp) return {};
-  const created = pod?.metadata?.creationTimestamp;
+  // A claimed warm-pool member's lifetime starts at the claim, not when its pool made it.
+  const created =
+    pod?.metadata?.annotations?.[WarmPool.claimedAtAnnotation] ?? pod?.metadata?.creationTimestamp;
   const expiry = sandboxExpiry(
     sandbox,
     templateOf(pass),
@@ -30,7 +32,7 @@ export async function stopIfStopped(pass: Pass): Promise<StepResult> {
   const { sandbox, pod } = pass;
   const expired = isExpired(sandbox);
   if (!sandbox.spec.stopped && !expired) return {};
-  if (pod && !pod.metadata?.deletionTimestamp) await remove(pass, Pod, pass.name);
+  if (pod && !pod.metadata?.deletionTimestamp) await remove(pass, Pod, sandboxObjectsName(sandbox));
   const recorded = sandbox.status?.conditions?.find((c) => c.type === 'Stopped' && c.status === 'True');
   return { stage: { kind: 'Stopping', podGone: !pod, stoppedMessage: recorded?.message, expired } };
 }

@@ -10,6 +10,7 @@ import type {
 import {
   Labels,
   forwardedServiceName,
+  sandboxObjectsName,
   sandboxdSecretName,
   workspaceClaimName,
   type Sandbox,
@@ -38,7 +39,7 @@ const name = (s: Sandbox) => s.metadata.name!;
 export const Pod: OwnedKind<V1Pod> = {
   kind: 'Pod',
   cache: (c) => c.pods,
-  names: (s) => [name(s)],
+  names: (s) => [sandboxObjectsName(s)],
   create: (d, namespace, body) => d.core.createNamespacedPod({ namespace, body }),
   replace: (d, namespace, name, body) => d.core.replaceNamespacedPod({ name, namespace, body }),
   remove: (d, namespace, name) => d.core.deleteNamespacedPod({ name, namespace }),
@@ -83,7 +84,7 @@ export const TokenSecret: OwnedKind<V1Secret> = {
 export const Claim: OwnedKind<V1PersistentVolumeClaim> = {
   kind: 'PersistentVolumeClaim',
   cache: (c) => c.claims,
-  names: (s) => [workspaceClaimName(name(s))],
+  names: (s) => [workspaceClaimName(sandboxObjectsName(s))],
   create: (d, namespace, body) => d.core.createNamespacedPersistentVolumeClaim({ namespace, body }),
   replace: (d, namespace, name, body) =>
     d.core.replaceNamespacedPersistentVolumeClaim({ name, namespace, body }),

@@ -24,6 +24,7 @@ import { writeStatus } from './status.ts';
 import { resolveTemplate } from './template.ts';
 import { ensureToken } from './token.ts';
 import { ensureVolume } from './volume.ts';
+import { claimWarmMember, type WarmClaimer } from '../warmpool/index.ts';
 
 /**
  * The steps of one pass, in order. Each reads the caches, writes only what differs, and
@@ -38,6 +39,7 @@ export const SANDBOX_STEPS: readonly Step[] = [
   ensurePorts,
   // Where the workload comes from: the workspace claim, then (after the lifetime and stop
   // checks) the Pod. A step that hands over an already started claim and Pod goes here.
+  claimWarmMember,
   ensureVolume,
   checkLifetime,
   stopIfStopped,
@@ -54,6 +56,7 @@ export interface SandboxReconcilerOptions {
   caches: SandboxCaches;
   policies: PolicyStore<Policy>;
   locator: SandboxdLocator;
+  warm?: WarmClaimer;
   now?: () => Date;
 }
 
@@ -81,6 +84,7 @@ export class SandboxReconciler {
       settings: o.settings,
       policies: o.policies,
       locator: o.locator,
+      warm: o.warm,
       now,
       event,
       agent: (pass, template, pod) => agent.reconcile(pass.log, pass.sandbox, template, pod),

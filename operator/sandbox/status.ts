@@ -1,5 +1,6 @@
 import {
   Annotations,
+  sandboxObjectsName,
   type Condition,
   type SandboxStatus,
   type StepCondition,
@@ -40,7 +41,7 @@ export async function writeStatus(
     conditions,
     resolvedTemplate: `${sandbox.spec.templateRef.kind}/${sandbox.spec.templateRef.name}`,
     forwardedPorts: pass.forwardedPorts ?? sandbox.status?.forwardedPorts ?? [],
-    ...(hasPod ? { podName: pass.name } : {}),
+    ...(hasPod ? { podName: sandboxObjectsName(pass.sandbox) } : {}),
     ...(clonedFrom ? { clonedFrom } : {}),
   };
   if (JSON.stringify(status) === JSON.stringify(sandbox.status)) return;

@@ -1,4 +1,4 @@
-import { SandboxPod } from '../../core/index.ts';
+import { SandboxPod, sandboxObjectsName } from '../../core/index.ts';
 import { tokenSecret } from '../manifests/index.ts';
 import type { Pass, StepResult } from './context.ts';
 import { Pod, TokenSecret, ensure, remove } from './owned.ts';
@@ -18,7 +18,7 @@ export async function ensureToken(pass: Pass): Promise<StepResult> {
     body,
     (current) => current.data?.[SandboxPod.tokenKey] !== encoded,
     async () => {
-      await remove(pass, Pod, pass.name);
+      await remove(pass, Pod, sandboxObjectsName(pass.sandbox));
       await TokenSecret.replace(pass.d, pass.namespace, body.metadata!.name!, body);
       pass.log.info('sandboxd token replaced by the derived one; the Pod restarts with it');
     },

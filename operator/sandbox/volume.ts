@@ -1,4 +1,4 @@
-import { workspaceClaimName } from '../../core/index.ts';
+import { sandboxObjectsName, workspaceClaimName } from '../../core/index.ts';
 import { workspaceClaim } from '../manifests/index.ts';
 import { templateOf, type Pass, type StepResult, type VolumeState } from './context.ts';
 import { Claim, ensure } from './owned.ts';
@@ -8,9 +8,9 @@ import { Claim, ensure } from './owned.ts';
  * ready, and `Error` when it does not become ready in time. Its state goes to the Pod step.
  */
 export async function ensureVolume(pass: Pass): Promise<StepResult> {
-  const { sandbox, namespace, name } = pass;
+  const { sandbox, namespace } = pass;
   const snapshotName = sandbox.spec.cloneFromSnapshot;
-  const claimName = workspaceClaimName(name);
+  const claimName = workspaceClaimName(sandboxObjectsName(sandbox));
   const existing = pass.d.caches.claims.get(claimName, namespace);
   const hydrating = `hydrating the workspace from VolumeSnapshot "${snapshotName}"`;
   const pending = snapshotName ? hydrating : `waiting for claim ${claimName} to bind`;

@@ -1,0 +1,145 @@
+// The whole service as separate processes on the bench's control plane (devnode, operator,
+// API), as `make dev` runs it: what bench/claim.ts and bench/peer.ts time sandboxes on.
+import { request, Agent } from 'node:http';
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreV1Api, CustomObjectsApi, Watch, type KubeConfig } from '@kubernetes/client-node';
+import { ApiKeyStore } from '../api/index.ts';
+import { GROUP, SandboxNamespaces, VERSION } from '../core/index.ts';
+import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
+import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+
+export const SERVICE_NAMESPACE = 'svc-system';
+const root = join(import.meta.dirname, '..');
+
+export interface Stack {
+  kc: KubeConfig;
+  kubeconfigPath: string;
+  namespace: string;
+  dir: string;
+  custom: CustomObjectsApi;
+  /** POST /api/v1/sandboxes; resolves with the status code. */
+  create(body: object): Promise<number>;
+  /** Resolves when the watch has seen Sandbox `name` Running (ms since `performance.timeOrigin`). */
+  running(name: string): Promise<number>;
+  deleteSandbox(name: string): Promise<void>;
+  start(name: string, binary: string, args: string[]): Managed;
+  close(failed: boolean): Promise<void>;
+}
+
+export async function startStack(namespace: string): Promise<Stack> {
+  const env = await startEnvironment();
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-stack-'));
+  const children: Managed[] = [];
+  const kc = env.kubeConfig;
+  const core = kc.makeApiClient(CoreV1Api);
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  await core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } });
+  await core.createNamespace({
+    body: { metadata: { name: namespace, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } } },
+  });
+  const { key } = await new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }).create({ user: 'bench' });
+  await mkdir(join(dir, 'logs'));
+  const start = (name: string, binary: string, args: string[]) => {
+    const m = startManaged(name, binary, args, join(dir, 'logs', `${name}.log`));
+    children.push(m);
+    return m;
+  };
+  const svc = (name: string, args: string[]) =>
+    start(name, process.execPath, [
+      join(root, 'cmd/svc.ts'),
+      name,
+      ...['--kubeconfig', env.kubeconfigPath, '--log-level', 'warn'],
+      ...args,
+    ]);
+  const port = await freePort();
+  svc('devnode', ['--node-name', 'devnode-bench', '--data-dir', join(dir, 'devnode')]);
+  svc('operator', ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:bench']);
+  svc('api', [
+    ...['--listen', `127.0.0.1:${port}`],
+    ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', namespace],
+    ...['--auth.devAuth', 'true'],
+  ]);
+  const agent = new Agent({ keepAlive: true });
+  const call = (method: string, path: string, body?: string) =>
+    new Promise<number>((resolve, reject) => {
+      const req = request(
+        `http://127.0.0.1:${port}${path}`,
+        {
+          method,
+          agent,
+          headers: {
+            'x-api-key': key,
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+        },
+      );
+      req.on('error', reject);
+      req.end(body);
+    });
+  await waitFor(async () => (await call('GET', '/healthz').catch(() => 0)) === 200, {
+    timeoutMs: 60_000,
+    describe: () => 'svc api did not answer /healthz',
+  });
+
+  // One watch on the namespace's Sandboxes: the first Running each one shows, timestamped.
+  const seen = new Map<string, number>();
+  const waiters = new Map<string, (at: number) => void>();
+  const watch = await new Watch(kc).watch(
+    `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/sandboxes`,
+    {},
+    (_type, obj: { metadata?: { name?: string }; status?: { phase?: string } }) => {
+      const name = obj.metadata?.name ?? '';
+      if (obj.status?.phase !== 'Running' || seen.has(name)) return;
+      const at = performance.now();
+      seen.set(name, at);
+      waiters.get(name)?.(at);
+    },
+    () => undefined,
+  );
+  const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes', namespace };
+  return {
+    kc,
+    kubeconfigPath: env.kubeconfigPath,
+    namespace,
+    dir,
+    custom,
+    create: (body) => call('POST', `/api/v1/sandboxes?namespace=${namespace}`, JSON.stringify(body)),
+    running: (name) => {
+      const at = seen.get(name);
+      if (at !== undefined) return Promise.resolve(at);
+      return new Promise<number>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${name} never Running`)), 120_000);
+        waiters.set(name, (t) => {
+          clearTimeout(timer);
+          resolve(t);
+        });
+      });
+    },
+    deleteSandbox: async (name) => {
+      await custom.deleteNamespacedCustomObject({ ...sandboxes, name }).catch(() => undefined);
+    },
+    start,
+    close: async (failed) => {
+      watch.abort();
+      agent.destroy();
+      // The API first, devnode last: on SIGTERM it stops its Pods and unmounts their roots.
+      for (const c of children.reverse()) await c.stop(c.name === 'devnode' ? 60_000 : 10_000);
+      if (failed) {
+        for (const c of children) {
+          const log = await readFile(join(dir, 'logs', `${c.name}.log`), 'utf8').catch(() => '');
+          console.error(
+            `--- last lines of ${c.name}'s log ---\n${log.trimEnd().split('\n').slice(-40).join('\n')}`,
+          );
+        }
+      }
+      await env.dispose();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,284 @@
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import {
+  Annotations,
+  GROUP,
+  Labels,
+  SandboxPod,
+  VERSION,
+  WarmPool,
+  isExpired,
+  sandboxdSecretName,
+  sandboxdToken,
+  workspaceClaimName,
+  type Sandbox,
+  type SandboxTemplateSpec,
+  type SandboxWarmPool,
+} from '../../core/index.ts';
+import {
+  SandboxdClient,
+  isStatus,
+  mergePatch,
+  type Informer,
+  type SandboxdLocator,
+} from '../../kube/index.ts';
+import type { OperatorSettings } from '../settings.ts';
+import { fitOf, standIn, type PoolCache } from './member.ts';
+import type { WarmPoolMetrics } from './metrics.ts';
+
+export interface WarmClaimerDeps {
+  kc: KubeConfig;
+  settings: OperatorSettings;
+  pools: PoolCache;
+  /** Unclaimed members' Pods and claims (label `svc.io/warm-pool`). */
+  memberPods: Informer<V1Pod>;
+  memberClaims: Informer<V1PersistentVolumeClaim>;
+  /** The Sandbox controller's Pods and claims (label `svc.io/sandbox`). */
+  owned: { pods: Informer<V1Pod>; claims: Informer<V1PersistentVolumeClaim> };
+  locator: SandboxdLocator;
+  key: () => Promise<Buffer>;
+  metrics: WarmPoolMetrics;
+  /** A pool lost a member: refill it now. */
+  claimed: (poolKey: string) => void;
+  now?: () => Date;
+}
+
+/**
+ * Claiming: a new Sandbox whose namespace, template, mode and image match a pool — and
+ * whose Pod and claim would be exactly a member's (`fitOf`) — takes over a ready member's
+ * Pod, claim and token Secret instead of creating its own. The claim commits with an
+ * optimistic write of the member's Pod (its resourceVersion): of two sandboxes after one
+ * member, one write wins and the other tries the next member, or starts cold.
+ */
+export class WarmClaimer {
+  readonly #d: WarmClaimerDeps;
+  readonly #core: CoreV1Api;
+  readonly #custom: CustomObjectsApi;
+  readonly #now: () => Date;
+  /**
+   * What this replica decided for a sandbox (by uid): the member it claimed, or '' for a
+   * cold start; kept until the cached Sandbox shows it, so a pass on a stale cache never
+   * decides again (a second decision could give one sandbox two Pods).
+   */
+  readonly #given = new Map<string, string>();
+
+  constructor(deps: WarmClaimerDeps) {
+    this.#d = deps;
+    this.#core = deps.kc.makeApiClient(CoreV1Api);
+    this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  /**
+   * The sandbox as the rest of the reconcile should see it: with the member it claimed (now
+   * or earlier) in its annotations, or unchanged when it starts (or started) cold.
+   */
+  async claim(log: Logger, sandbox: Sandbox, template: SandboxTemplateSpec): Promise<Sandbox> {
+    const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
+    if (sandbox.metadata.annotations?.[WarmPool.memberAnnotation]) {
+      this.#given.delete(uid);
+      return sandbox;
+    }
+    const given = this.#given.get(uid);
+    if (given) return withMember(sandbox, given);
+    if (given === '' && !sandbox.status?.podName) return sandbox;
+    this.#given.delete(uid);
+    // Started cold in an earlier pass (its status names its own Pod), or never a candidate.
+    if (
+      sandbox.status?.podName ||
+      sandbox.spec.stopped ||
+      sandbox.spec.cloneFromSnapshot ||
+      isExpired(sandbox)
+    )
+      return sandbox;
+    const pools = this.#d.pools.list(namespace).filter((p) => matches(p, sandbox));
+    if (pools.length === 0) return sandbox;
+
+    // A claim this replica made is in `#given` until the cache shows its annotation. One made
+    // by a replica that failed over before annotating shows in the caches (listed afresh by
+    // this leader) as a Pod under the sandbox's label: finish it. A Pod or claim of its own
+    // means it started cold.
+    const mine = (o: V1Pod | V1PersistentVolumeClaim) => o.metadata?.labels?.[Labels.sandbox] === name;
+    const ownPods = this.#d.owned.pods.list(namespace).filter(mine);
+    const adopted = ownPods.find((p) => p.metadata?.annotations?.[WarmPool.claimedAtAnnotation]);
+    if (adopted) {
+      await this.#complete(log, sandbox, adopted);
+      return withMember(sandbox, adopted.metadata!.name!);
+    }
+    if (ownPods.length > 0 || this.#d.owned.claims.list(namespace).some(mine)) return sandbox;
+
+    const fit = fitOf(sandbox, template, this.#d.settings);
+    const candidates = pools.flatMap((pool) =>
+      shuffle(
+        this.#d.memberPods
+          .list(namespace)
+          .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === pool.metadata.name)
+          .filter((p) => p.metadata?.annotations?.[WarmPool.fitAnnotation] === fit)
+          .filter((p) => isReadyMember(p, this.#d.memberClaims)),
+      ).map((pod) => ({ pool, pod })),
+    );
+    for (const { pool, pod } of candidates) {
+      if (await this.#take(sandbox, pod)) {
+        this.#d.metrics.claim(namespace, pool.metadata.name!, 'hit');
+        this.#given.set(uid, pod.metadata!.name!);
+        this.#d.claimed(`${namespace}/${pool.metadata.name!}`);
+        await this.#complete(log, sandbox, pod, pool);
+        log.info({ member: pod.metadata!.name, pool: pool.metadata.name }, 'claimed a warm-pool member');
+        return withMember(sandbox, pod.metadata!.name!);
+      }
+    }
+    this.#d.metrics.claim(namespace, pools[0]!.metadata.name!, 'miss');
+    this.#given.set(uid, '');
+    return sandbox;
+  }
+
+  /** The commit: the member's Pod becomes the sandbox's, if nobody changed it since it was read. */
+  async #take(sandbox: Sandbox, pod: V1Pod): Promise<boolean> {
+    const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
+    try {
+      await this.#core.patchNamespacedPod(
+        {
+          name: pod.metadata!.name!,
+          namespace,
+          body: {
+            metadata: {
+              resourceVersion: pod.metadata!.resourceVersion,
+              labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: name },
+              annotations: { [WarmPool.claimedAtAnnotation]: rfc3339(this.#now()) },
+              ownerReferences: [ownerOf(sandbox)],
+            },
+          },
+        },
+        mergePatch,
+      );
+      return true;
+    } catch (err) {
+      if (isStatus(err, 409) || isStatus(err, 404)) return false;
+      throw err;
+    }
+  }
+
+  /**
+   * The rest of a claim, each step idempotent (a pass after a crash repeats it): the member's
+   * name on the Sandbox, its claim and token Secret moved over, the token handed to sandboxd.
+   */
+  async #complete(log: Logger, sandbox: Sandbox, pod: V1Pod, pool?: SandboxWarmPool): Promise<void> {
+    const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
+    const member = pod.metadata!.name!;
+    const token = await this.#d.locator.token(namespace, name, uid);
+    const moved = {
+      metadata: {
+        labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: name },
+        ownerReferences: [ownerOf(sandbox)],
+      },
+    };
+    await Promise.all([
+      this.#custom.patchNamespacedCustomObject(
+        {
+          group: GROUP,
+          version: VERSION,
+          plural: 'sandboxes',
+          namespace,
+          name,
+          body: { metadata: { annotations: { [WarmPool.memberAnnotation]: member } } },
+        },
+        mergePatch,
+      ),
+      this.#core.patchNamespacedPersistentVolumeClaim(
+        { name: workspaceClaimName(member), namespace, body: moved },
+        mergePatch,
+      ),
+      // A restart of the container (or a kubelet resync) reads the new token from here.
+      this.#core.patchNamespacedSecret(
+        {
+          name: sandboxdSecretName(member),
+          namespace,
+          body: { ...moved, stringData: { [SandboxPod.tokenKey]: token } },
+        },
+        mergePatch,
+      ),
+      this.#retoken(log, sandbox, pod, token, pool),
+    ]);
+  }
+
+  /** sandboxd takes the sandbox's token from the member's; from then on the old one is refused. */
+  async #retoken(
+    log: Logger,
+    sandbox: Sandbox,
+    pod: V1Pod,
+    token: string,
+    pool?: SandboxWarmPool,
+  ): Promise<void> {
+    const address =
+      pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
+      (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined);
+    const owner =
+      pool ?? this.#d.pools.get(pod.metadata?.labels?.[WarmPool.poolLabel] ?? '', sandbox.metadata.namespace);
+    if (!address || !owner) return; // a repeat after the claim: the token was handed over then
+    const old = sandboxdToken(await this.#d.key(), {
+      namespace: sandbox.metadata.namespace!,
+      name: pod.metadata!.name!,
+      uid: standIn(owner, pod.metadata!.name!).metadata.uid!,
+    });
+    const status = await new SandboxdClient({ address, token: old }).setToken(token);
+    if (status === 401) log.debug({ member: pod.metadata?.name }, 'sandboxd already had the new token');
+    this.#d.locator.forget(sandbox.metadata.namespace!, sandbox.metadata.name!);
+  }
+}
+
+/** Whether a pool's members fit a sandbox of this namespace, template, mode and image. */
+function matches(pool: SandboxWarmPool, sandbox: Sandbox): boolean {
+  return (
+    !pool.metadata.deletionTimestamp &&
+    pool.spec.templateRef.name === sandbox.spec.templateRef.name &&
+    pool.spec.templateRef.kind === sandbox.spec.templateRef.kind &&
+    pool.spec.mode === sandbox.spec.mode &&
+    (pool.spec.image?.repository ?? '') === (sandbox.spec.image?.repository ?? '')
+  );
+}
+
+/** Ready to be claimed: its Pod ready (sandboxd answers its probe), its claim bound. */
+export function isReadyMember(pod: V1Pod, claims: Informer<V1PersistentVolumeClaim>): boolean {
+  if (pod.metadata?.deletionTimestamp) return false;
+  if (!pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) return false;
+  const claim = claims.get(workspaceClaimName(pod.metadata!.name!), pod.metadata?.namespace);
+  return claim?.status?.phase === 'Bound';
+}
+
+function withMember(sandbox: Sandbox, member: string): Sandbox {
+  return {
+    ...sandbox,
+    metadata: {
+      ...sandbox.metadata,
+      annotations: { ...sandbox.metadata.annotations, [WarmPool.memberAnnotation]: member },
+    },
+  };
+}
+
+function ownerOf(sandbox: Sandbox) {
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: 'Sandbox',
+    name: sandbox.metadata.name!,
+    uid: sandbox.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+function shuffle<T>(items: readonly T[]): T[] {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d+Z$/, 'Z');

@@ -1,0 +1,247 @@
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  NetworkingV1Api,
+  type KubeConfig,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import {
+  GROUP,
+  VERSION,
+  WarmPool,
+  sandboxdSecretName,
+  sandboxdToken,
+  workspaceClaimName,
+  type Condition,
+  type SandboxTemplate,
+  type SandboxTemplateSpec,
+  type SandboxWarmPool,
+  type SandboxWarmPoolStatus,
+} from '../../core/index.ts';
+import { ignoring, mergePatch, setCondition, splitKey, type Informer } from '../../kube/index.ts';
+import type { SandboxCaches } from '../sandbox/index.ts';
+import type { OperatorSettings } from '../settings.ts';
+import { isReadyMember } from './claim.ts';
+import { fitOf, memberName, memberObjects, poolNetworkPolicy, standIn, type PoolCache } from './member.ts';
+import type { WarmPoolMetrics } from './metrics.ts';
+
+/** On a pool: its unclaimed members go before the pool does (no garbage collector is assumed). */
+export const POOL_FINALIZER = 'svc.io/warmpool-members';
+
+/**
+ * Templates are watched (a change reconciles the pools made from it); this is a slow safety
+ * net, and the cadence at which a member stuck unready is looked at again.
+ */
+const RECHECK_MS = 30_000;
+
+export interface WarmPoolReconcilerDeps {
+  kc: KubeConfig;
+  settings: OperatorSettings;
+  pools: PoolCache;
+  memberPods: Informer<V1Pod>;
+  memberClaims: Informer<V1PersistentVolumeClaim>;
+  /** The template informers (the Sandbox controller's). */
+  templates: Pick<SandboxCaches, 'templates' | 'clusterTemplates'>;
+  key: () => Promise<Buffer>;
+  metrics: WarmPoolMetrics;
+  now?: () => Date;
+}
+
+/**
+ * One SandboxWarmPool's reconcile: keep `spec.replicas` unclaimed members, each a complete
+ * sandbox (token Secret, workspace claim, Pod) made as a Sandbox of the pool's template,
+ * mode and image would be; replace members that failed or were made from an older template
+ * (their fit differs); report members and ready members in status (the scale subresource
+ * reads `status.replicas`).
+ */
+export class WarmPoolReconciler {
+  readonly #d: WarmPoolReconcilerDeps;
+  readonly #core: CoreV1Api;
+  readonly #net: NetworkingV1Api;
+  readonly #custom: CustomObjectsApi;
+  readonly #now: () => Date;
+
+  constructor(deps: WarmPoolReconcilerDeps) {
+    this.#d = deps;
+    this.#core = deps.kc.makeApiClient(CoreV1Api);
+    this.#net = deps.kc.makeApiClient(NetworkingV1Api);
+    this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
+    this.#now = deps.now ?? (() => new Date());
+  }
+
+  reconcile = async (key: string, log: Logger): Promise<number | void> => {
+    const { namespace, name } = splitKey(key);
+    const pool = this.#d.pools.get(name, namespace);
+    if (!pool) {
+      this.#d.metrics.ready(namespace, name, undefined);
+      return;
+    }
+    const members = this.#d.memberPods
+      .list(namespace)
+      .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === name);
+    if (pool.metadata.deletionTimestamp) return this.#finalize(log, pool, members);
+    if (!pool.metadata.finalizers?.includes(POOL_FINALIZER)) {
+      await this.#patch(pool, {
+        metadata: {
+          finalizers: [...(pool.metadata.finalizers ?? []), POOL_FINALIZER],
+          resourceVersion: pool.metadata.resourceVersion,
+        },
+      });
+      return;
+    }
+    const template = this.#template(pool);
+    if (!template) {
+      const message = `${pool.spec.templateRef.kind} "${pool.spec.templateRef.name}" not found`;
+      await this.#writeStatus(pool, members.length, 0, { ok: false, reason: 'TemplateNotFound', message });
+      return 5_000;
+    }
+    const fit = fitOf(standIn(pool, 'member'), template, this.#d.settings);
+    const policy = poolNetworkPolicy(pool, template, this.#d.settings);
+    await ignoring([409], () => this.#net.createNamespacedNetworkPolicy({ namespace, body: policy }));
+
+    // Stale (an older template or other settings) or failed members go; the rest are counted.
+    const live: V1Pod[] = [];
+    for (const pod of members) {
+      if (pod.metadata?.deletionTimestamp) continue;
+      const stale = pod.metadata?.annotations?.[WarmPool.fitAnnotation] !== fit;
+      const failed = failure(pod, this.#d.settings.maxRestarts);
+      if (stale || failed) {
+        log.info(
+          { member: pod.metadata?.name, reason: stale ? 'stale' : failed },
+          'replacing a warm-pool member',
+        );
+        await this.#deleteMember(namespace, pod.metadata!.name!);
+      } else live.push(pod);
+    }
+    const ready = live.filter((p) => isReadyMember(p, this.#d.memberClaims));
+    const want = pool.spec.replicas;
+    if (live.length < want) {
+      const key = await this.#d.key();
+      await Promise.all(
+        Array.from({ length: want - live.length }, () => this.#createMember(pool, template, fit, key)),
+      );
+    } else if (live.length > want) {
+      // Scaled down: the members least far along go first.
+      const extra = [...live].sort((a, b) => Number(ready.includes(a)) - Number(ready.includes(b)));
+      for (const pod of extra.slice(0, live.length - want))
+        await this.#deleteMember(namespace, pod.metadata!.name!);
+    }
+    // Every missing member was created above and every extra one deleted.
+    const count = want;
+    const readyCount = Math.min(ready.length, want);
+    this.#d.metrics.ready(namespace, name, readyCount);
+    await this.#writeStatus(pool, count, readyCount, {
+      ok: readyCount >= want,
+      reason: readyCount >= want ? 'Full' : 'Filling',
+      message: `${readyCount} of ${want} members ready`,
+    });
+    return RECHECK_MS;
+  };
+
+  async #createMember(pool: SandboxWarmPool, template: SandboxTemplateSpec, fit: string, key: Buffer) {
+    const namespace = pool.metadata.namespace!;
+    const name = memberName(pool.metadata.name!);
+    const token = sandboxdToken(key, { namespace, name, uid: standIn(pool, name).metadata.uid! });
+    const objects = memberObjects(pool, name, template, this.#d.settings, token, fit);
+    await this.#core.createNamespacedSecret({ namespace, body: objects.secret });
+    await this.#core.createNamespacedPersistentVolumeClaim({ namespace, body: objects.claim });
+    await this.#core.createNamespacedPod({ namespace, body: objects.pod });
+  }
+
+  /** A member's Pod, claim and Secret; called only for members still in the pool. */
+  async #deleteMember(namespace: string, name: string): Promise<void> {
+    await ignoring([404], () => this.#core.deleteNamespacedPod({ name, namespace }));
+    await ignoring([404], () =>
+      this.#core.deleteNamespacedPersistentVolumeClaim({ name: workspaceClaimName(name), namespace }),
+    );
+    await ignoring([404], () =>
+      this.#core.deleteNamespacedSecret({ name: sandboxdSecretName(name), namespace }),
+    );
+  }
+
+  /**
+   * Deletion: the unclaimed members go (a claimed one no longer carries the pool's label,
+   * so it is never among them), then the pool's NetworkPolicy, then the finalizer.
+   */
+  async #finalize(log: Logger, pool: SandboxWarmPool, members: V1Pod[]): Promise<number | void> {
+    if (!pool.metadata.finalizers?.includes(POOL_FINALIZER)) return;
+    const namespace = pool.metadata.namespace!;
+    for (const pod of members) await this.#deleteMember(namespace, pod.metadata!.name!);
+    // Claims and Secrets of members whose Pod was already gone.
+    const labelSelector = `${WarmPool.poolLabel}=${pool.metadata.name!}`;
+    for (const c of (await this.#core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector }))
+      .items)
+      await ignoring([404], () =>
+        this.#core.deleteNamespacedPersistentVolumeClaim({ name: c.metadata!.name!, namespace }),
+      );
+    for (const s of (await this.#core.listNamespacedSecret({ namespace, labelSelector })).items)
+      await ignoring([404], () => this.#core.deleteNamespacedSecret({ name: s.metadata!.name!, namespace }));
+    await ignoring([404], () =>
+      this.#net.deleteNamespacedNetworkPolicy({ name: `warmpool-${pool.metadata.name!}`, namespace }),
+    );
+    if (members.length > 0) return 500;
+    await this.#patch(pool, {
+      metadata: {
+        finalizers: (pool.metadata.finalizers ?? []).filter((f) => f !== POOL_FINALIZER),
+        resourceVersion: pool.metadata.resourceVersion,
+      },
+    });
+    this.#d.metrics.ready(namespace, pool.metadata.name!, undefined);
+    log.info('warm pool deleted');
+  }
+
+  async #writeStatus(
+    pool: SandboxWarmPool,
+    replicas: number,
+    readyReplicas: number,
+    ready: { ok: boolean; reason: string; message: string },
+  ): Promise<void> {
+    const generation = pool.metadata.generation;
+    const conditions: Condition[] = setCondition(
+      pool.status?.conditions,
+      { type: 'Ready', status: ready.ok ? 'True' : 'False', reason: ready.reason, message: ready.message },
+      generation,
+      this.#now(),
+    );
+    const status: SandboxWarmPoolStatus = {
+      replicas,
+      readyReplicas,
+      selector: `${WarmPool.poolLabel}=${pool.metadata.name!}`,
+      observedGeneration: generation,
+      conditions,
+    };
+    if (JSON.stringify(status) === JSON.stringify(pool.status)) return;
+    await this.#custom.patchNamespacedCustomObjectStatus({ ...ref(pool), body: { status } }, mergePatch);
+  }
+
+  async #patch(pool: SandboxWarmPool, body: object): Promise<void> {
+    await this.#custom.patchNamespacedCustomObject({ ...ref(pool), body }, mergePatch);
+  }
+
+  #template(pool: SandboxWarmPool): SandboxTemplateSpec | undefined {
+    const { kind, name } = pool.spec.templateRef;
+    const found = (
+      kind === 'SandboxTemplate'
+        ? this.#d.templates.templates.get(name, pool.metadata.namespace)
+        : this.#d.templates.clusterTemplates.get(name)
+    ) as SandboxTemplate | undefined;
+    return found?.spec;
+  }
+}
+
+const ref = (pool: SandboxWarmPool) => ({
+  group: GROUP,
+  version: VERSION,
+  plural: 'sandboxwarmpools',
+  namespace: pool.metadata.namespace!,
+  name: pool.metadata.name!,
+});
+
+/** Why a member is beyond use: its Pod failed, or a container keeps restarting. */
+function failure(pod: V1Pod, maxRestarts: number): string | undefined {
+  if (pod.status?.phase === 'Failed' || pod.status?.phase === 'Succeeded') return `Pod ${pod.status.phase}`;
+  const restarts = Math.max(0, ...(pod.status?.containerStatuses ?? []).map((c) => c.restartCount));
+  return restarts >= maxRestarts ? `restarted ${restarts} times` : undefined;
+}

@@ -1,0 +1,158 @@
+// The one door of warm pools: the SandboxWarmPool controller and the claim a Sandbox's
+// reconcile makes where it would create its Pod and claim.
+import {
+  CoreV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type KubernetesListObject,
+  type KubernetesObject,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+} from '@kubernetes/client-node';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { GROUP, VERSION, WarmPool } from '../../core/index.ts';
+import {
+  Controller,
+  Informer,
+  ownerByLabel,
+  type Reconcile,
+  type SandboxdLocator,
+} from '../../kube/index.ts';
+import type { SandboxCaches } from '../sandbox/index.ts';
+import type { OperatorSettings } from '../settings.ts';
+import { WarmClaimer } from './claim.ts';
+import { WarmPoolReconciler } from './controller.ts';
+import { WarmPoolMetrics } from './metrics.ts';
+import type { PoolCache } from './member.ts';
+
+export { WarmClaimer } from './claim.ts';
+export { POOL_FINALIZER } from './controller.ts';
+export { WarmPoolMetrics } from './metrics.ts';
+
+export interface WarmPoolsOptions {
+  kc: KubeConfig;
+  logger: Logger;
+  settings: OperatorSettings;
+  namespace?: string;
+  /** The Sandbox controller's shared caches: templates are read (and watched) there. */
+  caches: Pick<SandboxCaches, 'templates' | 'clusterTemplates' | 'pods' | 'claims'>;
+  locator: SandboxdLocator;
+  key: () => Promise<Buffer>;
+  registry: Registry;
+  wrap?: ((name: string, r: Reconcile) => Reconcile)[];
+}
+
+export interface WarmPools {
+  claimer: WarmClaimer;
+  controller: Controller;
+  /** Fills the caches (before the controllers run). */
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The pools' informers (pools, unclaimed members' Pods and claims), controller and claimer. */
+export function warmPools(o: WarmPoolsOptions): WarmPools {
+  const custom = o.kc.makeApiClient(CustomObjectsApi);
+  const core = o.kc.makeApiClient(CoreV1Api);
+  const ns = o.namespace;
+  const base = `/apis/${GROUP}/${VERSION}`;
+  const pools = new Informer<KubernetesObject>({
+    kc: o.kc,
+    logger: o.logger,
+    path: ns ? `${base}/namespaces/${ns}/sandboxwarmpools` : `${base}/sandboxwarmpools`,
+    list: async () =>
+      (ns
+        ? await custom.listNamespacedCustomObject({
+            group: GROUP,
+            version: VERSION,
+            namespace: ns,
+            plural: 'sandboxwarmpools',
+          })
+        : await custom.listClusterCustomObject({
+            group: GROUP,
+            version: VERSION,
+            plural: 'sandboxwarmpools',
+          })) as KubernetesListObject<KubernetesObject>,
+  });
+  const labelSelector = WarmPool.poolLabel;
+  const memberPods = new Informer<V1Pod>({
+    kc: o.kc,
+    logger: o.logger,
+    labelSelector,
+    path: ns ? `/api/v1/namespaces/${ns}/pods` : '/api/v1/pods',
+    list: () =>
+      ns
+        ? core.listNamespacedPod({ namespace: ns, labelSelector })
+        : core.listPodForAllNamespaces({ labelSelector }),
+  });
+  const memberClaims = new Informer<V1PersistentVolumeClaim>({
+    kc: o.kc,
+    logger: o.logger,
+    labelSelector,
+    path: ns ? `/api/v1/namespaces/${ns}/persistentvolumeclaims` : '/api/v1/persistentvolumeclaims',
+    list: () =>
+      ns
+        ? core.listNamespacedPersistentVolumeClaim({ namespace: ns, labelSelector })
+        : core.listPersistentVolumeClaimForAllNamespaces({ labelSelector }),
+  });
+  const metrics = new WarmPoolMetrics(o.registry);
+  const typedPools = pools as unknown as PoolCache;
+  const reconciler = new WarmPoolReconciler({
+    kc: o.kc,
+    settings: o.settings,
+    pools: typedPools,
+    memberPods,
+    memberClaims,
+    templates: o.caches,
+    key: o.key,
+    metrics,
+  });
+  // A template's change reconciles the pools made from it: their members become stale.
+  const poolsOf = (kind: string) => (t: KubernetesObject) =>
+    typedPools
+      .list(kind === 'SandboxTemplate' ? t.metadata?.namespace : undefined)
+      .filter((p) => p.spec.templateRef.kind === kind && p.spec.templateRef.name === t.metadata?.name)
+      .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
+  const controller = new Controller({
+    name: 'warmpool',
+    informer: pools,
+    owns: [
+      { informer: memberPods, owner: ownerByLabel(WarmPool.poolLabel) },
+      { informer: memberClaims, owner: ownerByLabel(WarmPool.poolLabel) },
+    ],
+    watches: [
+      { informer: o.caches.clusterTemplates, map: poolsOf('ClusterSandboxTemplate') },
+      { informer: o.caches.templates, map: poolsOf('SandboxTemplate') },
+    ],
+    reconcile: reconciler.reconcile,
+    maxConcurrent: 4,
+    logger: o.logger,
+    wrap: o.wrap,
+  });
+  const claimer = new WarmClaimer({
+    kc: o.kc,
+    settings: o.settings,
+    pools: typedPools,
+    memberPods,
+    memberClaims,
+    owned: { pods: o.caches.pods, claims: o.caches.claims },
+    locator: o.locator,
+    key: o.key,
+    metrics,
+    claimed: (key) => controller.enqueue(key),
+  });
+  return {
+    claimer,
+    controller,
+    start: async () => {
+      await Promise.all([memberPods.start(), memberClaims.start()]);
+      await pools.start();
+    },
+    stop: async () => {
+      await Promise.all([pools.stop(), memberPods.stop(), memberClaims.stop()]);
+      await controller.stop();
+    },
+  };
+}
+export { claimWarmMember } from './step.ts';

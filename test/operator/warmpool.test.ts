@@ -1,0 +1,353 @@
+// Warm pools on the real control plane with devnode: members kept ready, claimed by Sandboxes
+// created through the API and as raw objects, refilled, scaled with kubectl, recycled when
+// their template changes, and deleted with their pool while claimed sandboxes stay.
+import { execFile } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
+import {
+  Annotations,
+  GROUP,
+  Labels,
+  VERSION,
+  WarmPool,
+  sandboxdToken,
+  type Sandbox,
+  type SandboxWarmPool,
+} from '../../core/index.ts';
+import { SandboxdClient, SandboxdKeySecret, mergePatch } from '../../kube/index.ts';
+import { startOperator, type RunningOperator } from '../../operator/index.ts';
+import { kubeAssets, waitFor } from '../controlplane/index.ts';
+import {
+  createSandbox,
+  shIn,
+  startTestApi,
+  testOperatorSettings,
+  useClusterTemplate,
+  useDevnode,
+  useNamespace,
+  waitForSandboxPhase,
+  type TestApi,
+} from '../support/index.ts';
+
+const ns = useNamespace('wp');
+useDevnode(ns);
+const template = useClusterTemplate('wp', ns, {});
+// The parallel test's pool has a template of its own, so no other pool's members are claimed.
+const burstTemplate = useClusterTemplate('wpburst', ns, {});
+const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
+const pools = { group: GROUP, version: VERSION, plural: 'sandboxwarmpools' };
+const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes' };
+let operator: RunningOperator;
+let api: TestApi;
+let kubectlPath = '';
+let cacheDir = '';
+
+beforeAll(async () => {
+  operator = await startOperator({
+    kc: ns.kc,
+    logger,
+    settings: testOperatorSettings,
+    namespace: ns.name,
+    leaseNamespace: ns.name,
+    identity: 'warmpool-test',
+  });
+  api = await startTestApi(ns);
+  kubectlPath = join(await kubeAssets(), 'kubectl');
+  cacheDir = await mkdtemp(join(tmpdir(), 'svc-kubectl-cache-'));
+}, 60_000);
+afterAll(async () => {
+  await api?.close();
+  await operator?.stop();
+  await rm(cacheDir, { recursive: true, force: true });
+}, 60_000);
+
+async function kubectl(...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(kubectlPath, [
+    '--kubeconfig',
+    inject('kubeconfigPath'),
+    '--cache-dir',
+    cacheDir,
+    ...args,
+  ]);
+  return stdout;
+}
+
+async function createPool(name: string, templateName: string, replicas: number): Promise<void> {
+  await ns.custom.createNamespacedCustomObject({
+    ...pools,
+    namespace: ns.name,
+    body: {
+      apiVersion: `${GROUP}/${VERSION}`,
+      kind: 'SandboxWarmPool',
+      metadata: { name },
+      spec: { templateRef: { name: templateName }, mode: 'code', replicas },
+    },
+  });
+}
+
+const getPool = async (name: string) =>
+  (await ns.custom.getNamespacedCustomObject({ ...pools, namespace: ns.name, name })) as SandboxWarmPool;
+const getSandbox = async (name: string) =>
+  (await ns.custom.getNamespacedCustomObject({ ...sandboxes, namespace: ns.name, name })) as Sandbox;
+
+/** Unclaimed members of `pool`, from the apiserver. */
+async function members(pool: string): Promise<V1Pod[]> {
+  const pods = await ns.core.listNamespacedPod({
+    namespace: ns.name,
+    labelSelector: `${WarmPool.poolLabel}=${pool}`,
+  });
+  return pods.items.filter((p) => !p.metadata?.deletionTimestamp);
+}
+
+/** Waits until `pool` has `n` ready members and no others; resolves with their Pods. */
+async function full(pool: string, n: number): Promise<V1Pod[]> {
+  let last: SandboxWarmPool | undefined;
+  let pods: V1Pod[] = [];
+  await waitFor(
+    async () => {
+      last = await getPool(pool);
+      pods = await members(pool);
+      return last.status?.readyReplicas === n && last.status.replicas === n && pods.length === n;
+    },
+    { timeoutMs: 90_000, describe: () => `${pool} never had ${n} ready: ${JSON.stringify(last?.status)}` },
+  );
+  return pods;
+}
+
+/** The Pods and claims that belong to sandbox `name` (by its label), none going away. */
+async function ownedBy(name: string): Promise<{ pods: V1Pod[]; claims: V1PersistentVolumeClaim[] }> {
+  const selector = { namespace: ns.name, labelSelector: `${Labels.sandbox}=${name}` };
+  const pods = (await ns.core.listNamespacedPod(selector)).items.filter(
+    (p) => !p.metadata?.deletionTimestamp,
+  );
+  const claims = (await ns.core.listNamespacedPersistentVolumeClaim(selector)).items;
+  return { pods, claims };
+}
+
+async function claimsMetric(pool: string, outcome: string): Promise<number> {
+  const text = await operator.metrics.registry.metrics();
+  const line = text
+    .split('\n')
+    .find((l) =>
+      l.startsWith(`svc_warmpool_claims_total{namespace="${ns.name}",pool="${pool}",outcome="${outcome}"}`),
+    );
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+describe('a warm pool', () => {
+  test('has a scale subresource and printer columns', async () => {
+    await createPool('main', template, 2);
+    await full('main', 2);
+    const columns = await kubectl('get', 'sandboxwarmpools', '-n', ns.name);
+    expect(columns.split('\n')[0]).toMatch(/^NAME\s+TEMPLATE\s+MODE\s+DESIRED\s+READY\s+AGE$/);
+    expect(columns.split('\n')[1]).toMatch(new RegExp(`^main\\s+${template}\\s+code\\s+2\\s+2\\s+`));
+  }, 120_000);
+
+  test('a hit: the sandbox adopts a ready member, whose sandboxd takes the new token; the pool refills', async () => {
+    const before = await full('main', 2);
+    const names = before.map((p) => p.metadata!.name!);
+    const pool = await getPool('main');
+    const hits = await claimsMetric('main', 'hit');
+
+    const res = await api.call('POST', '/sandboxes', {
+      key: api.keys.alice,
+      body: { name: 'hit', templateRef: { name: template } },
+    });
+    expect(res.status).toBe(201);
+    const sandbox = await waitForSandboxPhase(ns, 'hit', 'Running');
+    expect(names).toContain(sandbox.status?.podName);
+    const member = sandbox.status!.podName!;
+    expect(sandbox.metadata.annotations?.[WarmPool.memberAnnotation]).toBe(member);
+    expect(await claimsMetric('main', 'hit')).toBe(hits + 1);
+
+    // Exactly one Pod and one claim, the member's, now the sandbox's.
+    const owned = await ownedBy('hit');
+    expect(owned.pods.map((p) => p.metadata?.name)).toEqual([member]);
+    expect(owned.claims.map((c) => c.metadata?.name)).toEqual([`${member}-workspace`]);
+    expect(owned.pods[0]!.metadata?.ownerReferences?.map((r) => [r.kind, r.name, r.uid])).toEqual([
+      ['Sandbox', 'hit', sandbox.metadata.uid],
+    ]);
+    expect(owned.pods[0]!.metadata?.labels?.[WarmPool.poolLabel]).toBeUndefined();
+
+    // sandboxd refuses the member's token and accepts the sandbox's, without a restart.
+    const key = await new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read();
+    const address = owned.pods[0]!.metadata!.annotations![Annotations.sandboxdAddress]!;
+    const old = sandboxdToken(key, {
+      namespace: ns.name,
+      name: member,
+      uid: `warmpool-${pool.metadata.uid}`,
+    });
+    await expect(new SandboxdClient({ address, token: old }).load()).rejects.toThrow(/401/);
+    const token = sandboxdToken(key, { namespace: ns.name, name: 'hit', uid: sandbox.metadata.uid! });
+    const client = new SandboxdClient({ address, token });
+    expect((await client.load()).items).toEqual([]);
+    expect(owned.pods[0]!.status?.containerStatuses?.every((c) => c.restartCount === 0)).toBe(true);
+
+    // The API's locator finds the adopted Pod by the sandbox's label and its new token.
+    const viaApi = await api.deps.sandboxd.client(ns.name, 'hit');
+    expect(await shIn(viaApi, 'echo adopted > /workspace/mark && cat /workspace/mark')).toBe('adopted\n');
+    expect(await shIn(client, 'cat /workspace/mark')).toBe('adopted\n');
+
+    // The pool is full again, with a new member in the claimed one's place.
+    const after = await full('main', 2);
+    expect(after.map((p) => p.metadata?.name)).not.toContain(member);
+  }, 180_000);
+
+  test('a miss: a sandbox no member fits starts cold, as without a pool', async () => {
+    await full('main', 2);
+    const misses = await claimsMetric('main', 'miss');
+    // Its own environment makes its Pod unlike the members'.
+    await createSandbox(ns, 'cold', { templateRef: { name: template }, env: [{ name: 'OWN', value: '1' }] });
+    const sandbox = await waitForSandboxPhase(ns, 'cold', 'Running');
+    expect(sandbox.status?.podName).toBe('cold');
+    expect(sandbox.metadata.annotations?.[WarmPool.memberAnnotation]).toBeUndefined();
+    const owned = await ownedBy('cold');
+    expect(owned.pods.map((p) => p.metadata?.name)).toEqual(['cold']);
+    expect(owned.claims.map((c) => c.metadata?.name)).toEqual(['cold-workspace']);
+    expect(await claimsMetric('main', 'miss')).toBe(misses + 1);
+    expect(await members('main')).toHaveLength(2);
+  }, 120_000);
+
+  test('timeout starts at the claim, not when the pool made the member', async () => {
+    const pods = await full('main', 2);
+    const oldest = Math.min(...pods.map((p) => new Date(p.metadata!.creationTimestamp!).getTime()));
+    // Members older than the sandbox's timeout: counted from their creation it would be over.
+    await waitFor(() => Promise.resolve(Date.now() - oldest > 7_000), {
+      timeoutMs: 20_000,
+      describe: () => 'members never got old',
+    });
+    await createSandbox(ns, 'short', { templateRef: { name: template }, timeout: '6s' });
+    const running = await waitForSandboxPhase(ns, 'short', 'Running');
+    expect(running.metadata.annotations?.[WarmPool.memberAnnotation]).toBeDefined();
+    const stopped = await waitForSandboxPhase(ns, 'short', 'Stopped', 30_000);
+    expect(stopped.status?.conditions?.find((c) => c.type === 'Expired')?.reason).toBe('TimeoutExceeded');
+  }, 120_000);
+
+  test('kubectl scale sets the number of members', async () => {
+    expect(await kubectl('scale', 'sandboxwarmpool/main', '--replicas=3', '-n', ns.name)).toMatch(/scaled/);
+    expect((await getPool('main')).spec.replicas).toBe(3);
+    await full('main', 3);
+    await kubectl('scale', 'sandboxwarmpool/main', '--replicas=2', '-n', ns.name);
+    await full('main', 2);
+  }, 120_000);
+
+  test('a template change recycles every member', async () => {
+    const before = (await full('main', 2)).map((p) => p.metadata!.name!);
+    await ns.custom.patchClusterCustomObject(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: 'clustersandboxtemplates',
+        name: template,
+        body: { spec: { env: [{ name: 'RECYCLED', value: 'yes' }] } },
+      },
+      mergePatch,
+    );
+    let now: string[] = [];
+    await waitFor(
+      async () => {
+        now = (await full('main', 2)).map((p) => p.metadata!.name!);
+        return now.every((n) => !before.includes(n));
+      },
+      {
+        timeoutMs: 90_000,
+        describe: () => `members still ${JSON.stringify(now)} (before: ${JSON.stringify(before)})`,
+      },
+    );
+    const pod = await ns.core.readNamespacedPod({ name: now[0]!, namespace: ns.name });
+    expect(pod.spec?.containers[0]?.env?.find((e) => e.name === 'RECYCLED')?.value).toBe('yes');
+  }, 180_000);
+
+  test('10 parallel creates against a pool of 3: 3 hits, 7 cold, no member shared', async () => {
+    await createPool('burst', burstTemplate, 3);
+    const names = (await full('burst', 3)).map((p) => p.metadata!.name!);
+    const created = Array.from({ length: 10 }, (_, i) => `burst-${i}`);
+    await Promise.all(created.map((n) => createSandbox(ns, n, { templateRef: { name: burstTemplate } })));
+    const running = await Promise.all(created.map((n) => waitForSandboxPhase(ns, n, 'Running', 150_000)));
+    const adopted = running.filter((s) => s.status?.podName !== s.metadata.name);
+    expect(adopted).toHaveLength(3);
+    expect(new Set(adopted.map((s) => s.status?.podName))).toEqual(new Set(names));
+    for (const s of running) {
+      const owned = await ownedBy(s.metadata.name!);
+      expect(owned.pods.map((p) => p.metadata?.name)).toEqual([s.status?.podName]);
+      expect(owned.claims).toHaveLength(1);
+    }
+    expect(await claimsMetric('burst', 'hit')).toBe(3);
+    expect(await claimsMetric('burst', 'miss')).toBe(7);
+    await Promise.all(
+      created.map((n) =>
+        ns.custom.deleteNamespacedCustomObject({ ...sandboxes, namespace: ns.name, name: n }),
+      ),
+    );
+  }, 240_000);
+
+  test('members count against no quota until claimed', async () => {
+    await full('main', 2);
+    const existing = (
+      (await ns.custom.listNamespacedCustomObject({ ...sandboxes, namespace: ns.name })) as {
+        items: Sandbox[];
+      }
+    ).items.filter((s) => !s.metadata.deletionTimestamp).length;
+    // Room for exactly one more sandbox, with two members standing by.
+    const put = await api.call('PUT', `/governance/policies/${ns.name}`, {
+      key: api.keys.admin,
+      body: { maxSandboxesTotal: existing + 1 },
+    });
+    expect(put.status).toBe(200);
+    try {
+      const first = await api.call('POST', '/sandboxes', {
+        key: api.keys.alice,
+        body: { name: 'quota-a', templateRef: { name: template } },
+      });
+      expect(first.status).toBe(201);
+      const claimed = await waitForSandboxPhase(ns, 'quota-a', 'Running');
+      expect(claimed.metadata.annotations?.[WarmPool.memberAnnotation]).toBeDefined();
+      const second = await api.call('POST', '/sandboxes', {
+        key: api.keys.alice,
+        body: { name: 'quota-b', templateRef: { name: template } },
+      });
+      expect(second.status).toBe(403);
+      expect(
+        ((await second.json()) as { violations: { code: string }[] }).violations.map((v) => v.code),
+      ).toEqual(['namespace_quota_exceeded']);
+    } finally {
+      await api.call('DELETE', `/governance/policies/${ns.name}`, { key: api.keys.admin });
+    }
+  }, 120_000);
+
+  test('deleting the pool deletes its unclaimed members and leaves claimed sandboxes alone', async () => {
+    const unclaimed = (await full('main', 2)).map((p) => p.metadata!.name!);
+    const hit = await getSandbox('hit');
+    await ns.custom.deleteNamespacedCustomObject({ ...pools, namespace: ns.name, name: 'main' });
+    await waitFor(
+      async () => {
+        const left = await ns.core.listNamespacedPod({ namespace: ns.name });
+        const claims = await ns.core.listNamespacedPersistentVolumeClaim({ namespace: ns.name });
+        return (
+          !left.items.some((p) => unclaimed.includes(p.metadata!.name!)) &&
+          !claims.items.some((c) => unclaimed.some((u) => c.metadata?.name === `${u}-workspace`))
+        );
+      },
+      { timeoutMs: 60_000, describe: () => `members ${JSON.stringify(unclaimed)} still there` },
+    );
+    await waitFor(
+      async () =>
+        !(await ns.custom
+          .getNamespacedCustomObject({ ...pools, namespace: ns.name, name: 'main' })
+          .then(() => true)
+          .catch(() => false)),
+      { timeoutMs: 30_000, describe: () => 'the pool was never deleted' },
+    );
+    const still = await getSandbox('hit');
+    expect(still.status?.phase).toBe('Running');
+    expect(still.metadata.uid).toBe(hit.metadata.uid);
+    const owned = await ownedBy('hit');
+    expect(owned.pods.map((p) => p.metadata?.name)).toEqual([hit.status?.podName]);
+    expect(owned.claims).toHaveLength(1);
+  }, 120_000);
+});
