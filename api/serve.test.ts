@@ -2,13 +2,18 @@ import { connect } from 'node:net';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { pino } from 'pino';
+import { Registry } from 'prom-client';
 import { describe, expect, test } from 'vitest';
 import type { ApiDeps } from './deps.ts';
 import { serveApi } from './serve.ts';
 
-// Upgrades never happen here: the preview handler is built (it reads the auth options) and
-// never called.
-const deps = { auth: { devAuth: false }, logger: pino({ level: 'silent' }) } as unknown as ApiDeps;
+// Upgrades never happen here: the preview and terminal handlers are built (they read the auth
+// options and register the terminal's metrics) and never called.
+const deps = {
+  auth: { devAuth: false },
+  logger: pino({ level: 'silent' }),
+  metrics: { registry: new Registry() },
+} as unknown as ApiDeps;
 
 function slowApp(ms: number): Hono {
   const app = new Hono();
@@ -109,4 +114,21 @@ describe('serveApi timeouts', () => {
       await served.close();
     }
   }, 60_000);
+});
+
+describe('serveApi refusals before any route', () => {
+  test('a URL over the header limit is a JSON 431, not a bare status line', async () => {
+    const served = await serveApi(slowApp(0), deps, { host: '127.0.0.1', port: 0 });
+    try {
+      const res = await fetch(`${served.url}/slow?path=/workspace/${'a'.repeat(20_000)}`);
+      expect(res.status).toBe(431);
+      expect(res.headers.get('content-type')).toBe('application/json');
+      expect(await res.json()).toEqual({
+        error: 'header_fields_too_large',
+        message: 'the request line and headers exceed 16 KiB',
+      });
+    } finally {
+      await served.close();
+    }
+  });
 });

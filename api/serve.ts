@@ -74,6 +74,7 @@ export async function serveApi(
       head,
     ),
   );
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => refuseMalformed(err, socket));
   // Requests in flight, so a shutdown can wait for them (streams included) and no longer.
   let inFlight = 0;
   let drained: (() => void) | undefined;
@@ -151,4 +152,36 @@ function discardBody(incoming: IncomingMessage, max: number): Promise<boolean> {
     incoming.on('data', onData).once('end', onEnd).once('close', onClose).once('error', onClose);
     incoming.resume();
   });
+}
+
+/**
+ * A request Node refuses before any route sees it answers in the API's JSON error shape,
+ * like every other refusal, instead of Node's bare status line: 431 for a request line and
+ * headers over Node's limit (16 KiB, a long `?path=` for instance), 408 for one not
+ * complete within the timeouts, 400 for anything else that is not HTTP/1.1. Registering this
+ * listener replaces Node's own answer, so it keeps Node's rule: nothing is written once a
+ * response has begun on the connection.
+ */
+function refuseMalformed(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // Node's own handler reads the same field: the response in progress on this connection.
+  const current = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (!socket.writable || current?.headersSent || err.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const [status, code, message] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? [
+          '431 Request Header Fields Too Large',
+          'header_fields_too_large',
+          'the request line and headers exceed 16 KiB',
+        ]
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['408 Request Timeout', 'request_timeout', 'the request was not complete in time']
+        : ['400 Bad Request', 'bad_request', 'the request is not valid HTTP/1.1'];
+  const body = JSON.stringify({ error: code, message });
+  socket.end(
+    `HTTP/1.1 ${status}\r\ncontent-type: application/json\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
 }

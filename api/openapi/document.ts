@@ -50,6 +50,7 @@ export type Status =
   | 424
   | 426
   | 429
+  | 431
   | 500
   | 502
   | 503
@@ -493,7 +494,8 @@ export function openApiDocument(): Record<string, unknown> {
               }
             : { description: describe(status) },
     ]);
-    const refusals = op.errors.map((status): [string, unknown] => {
+    // Any request can be refused for its size before it reaches a route (`api/serve.ts`).
+    const refusals = [...op.errors, 431 as const].map((status): [string, unknown] => {
       const bodies = op.refusals?.[status];
       const schema = bodies ? { anyOf: bodies.map(ref) } : ref(ErrorBody);
       return [String(status), { description: describe(String(status)), ...json(schema) }];
@@ -550,6 +552,7 @@ const DESCRIPTIONS: Record<string, string> = {
   '424': 'The sandbox is not configured yet',
   '426': 'Upgrade required: this endpoint is a WebSocket',
   '429': 'Too many in flight',
+  '431': "The request line and headers together exceed the server's limit (16 KiB): a shorter URL",
   '500': 'A stored policy is malformed, or a fault of the service',
   '502': 'The sandbox did not answer',
   '503': 'The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After',

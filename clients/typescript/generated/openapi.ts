@@ -1267,6 +1267,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -1356,6 +1365,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -1418,6 +1436,15 @@ export interface operations {
             };
             /** @description No such object (or namespace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1503,6 +1530,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -1581,6 +1617,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -1652,6 +1697,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1750,6 +1804,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A stored policy is malformed, or a fault of the service */
             500: {
                 headers: {
@@ -1821,6 +1884,15 @@ export interface operations {
             };
             /** @description No such object (or namespace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -1928,6 +2000,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -2014,6 +2095,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -2087,6 +2177,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2228,6 +2327,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConcurrencyExceeded"] | components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -2362,6 +2470,15 @@ export interface operations {
                     "application/json": components["schemas"]["ConcurrencyExceeded"] | components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The sandbox did not answer */
             502: {
                 headers: {
@@ -2462,6 +2579,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -2534,6 +2660,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -2594,6 +2729,15 @@ export interface operations {
             };
             /** @description No such object (or namespace) */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2690,6 +2834,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -2757,6 +2910,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -2797,6 +2959,15 @@ export interface operations {
             };
             /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2891,6 +3062,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -2964,6 +3144,15 @@ export interface operations {
             };
             /** @description Request body too large */
             413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3045,6 +3234,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -3103,6 +3301,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description A stored policy is malformed, or a fault of the service */
             500: {
                 headers: {
@@ -3152,6 +3359,15 @@ export interface operations {
             };
             /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3237,6 +3453,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -3311,6 +3536,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -3342,6 +3576,15 @@ export interface operations {
             };
             /** @description No valid X-API-Key or bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3465,6 +3708,15 @@ export interface operations {
                     "application/json": components["schemas"]["ExecThrottled"] | components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The sandbox did not answer */
             502: {
                 headers: {
@@ -3565,6 +3817,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -3644,6 +3905,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3732,6 +4002,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3837,6 +4116,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -3923,6 +4211,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4040,6 +4337,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -4111,6 +4417,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4200,6 +4515,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -4276,6 +4600,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4390,6 +4723,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The sandbox did not answer */
             502: {
                 headers: {
@@ -4477,6 +4819,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -4519,6 +4870,15 @@ export interface operations {
             };
             /** @description No valid X-API-Key or bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4587,6 +4947,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
             503: {
                 headers: {
@@ -4618,6 +4987,15 @@ export interface operations {
             };
             /** @description No valid X-API-Key or bearer token */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };
