@@ -49,7 +49,23 @@ function collector(): { push(b: Buffer): void; until(s: string): Promise<void> }
         seen = '';
         return Promise.resolve();
       }
-      return new Promise((resolve) => (waiting = { s, resolve }));
+      // A keystroke whose echo never comes fails the run instead of hanging it.
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(
+          () =>
+            reject(
+              new Error(`no ${JSON.stringify(s)} in 10 s; the output: ${JSON.stringify(seen.slice(-300))}`),
+            ),
+          10_000,
+        );
+        waiting = {
+          s,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
+      });
     },
   };
 }
@@ -86,7 +102,11 @@ function localTypist(): Typist {
   return {
     write: (s) => child.stdin.write(s),
     until: (s) => out.until(s),
-    close: () => child.kill('SIGHUP'),
+    close: () => {
+      // bash ends at the end of its input; SIGKILL in case `script` lingers.
+      child.stdin.end();
+      setTimeout(() => child.kill('SIGKILL'), 2_000).unref();
+    },
   };
 }
 

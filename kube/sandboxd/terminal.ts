@@ -7,6 +7,18 @@ import type { Duplex } from 'node:stream';
  */
 export const TerminalFrame = { input: 0x69, resize: 0x72, output: 0x6f, exit: 0x78 } as const;
 
+/** The largest frame accepted from sandboxd. */
+const MAX_FRAME_BYTES = 1024 * 1024;
+
+function exitCodeOf(payload: Buffer): number {
+  try {
+    const code = (JSON.parse(payload.toString('utf8')) as { exitCode?: unknown }).exitCode;
+    return typeof code === 'number' && Number.isInteger(code) ? code : -1;
+  } catch {
+    return -1;
+  }
+}
+
 export interface TerminalOptions {
   cols: number;
   rows: number;
@@ -36,15 +48,15 @@ export class TerminalStream {
       this.#pending = this.#pending.length ? Buffer.concat([this.#pending, chunk]) : chunk;
       while (this.#pending.length >= 5) {
         const size = this.#pending.readUInt32BE(1);
+        // sandboxd sends at most 32 KiB at a time; anything far larger is not sandboxd
+        // speaking, and is not buffered.
+        if (size > MAX_FRAME_BYTES) return void socket.destroy();
         if (this.#pending.length < 5 + size) break;
         const kind = this.#pending[0];
         const payload = this.#pending.subarray(5, 5 + size);
         this.#pending = this.#pending.subarray(5 + size);
         if (kind === TerminalFrame.output) handlers.output(payload);
-        else if (kind === TerminalFrame.exit) {
-          const code = (JSON.parse(payload.toString('utf8')) as { exitCode?: unknown }).exitCode;
-          handlers.exit(typeof code === 'number' ? code : -1);
-        }
+        else if (kind === TerminalFrame.exit) handlers.exit(exitCodeOf(payload));
       }
     };
     if (head.length > 0) take(head);

@@ -1,14 +1,13 @@
 // The terminal (issue 20) through the API on the real stack: API, operator, devnode and the
 // real sandboxd. A real pseudo-terminal (tty, resize, Ctrl-C, exit codes, 10 MiB of output),
 // tickets (once, 30 s, bound to sandbox and user), the refusals, nothing left behind after a
-// close, and the 16-session cap.
+// close (checked with ps through the exec API), and the 16-session cap.
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { SvcClient } from '../../clients/typescript/index.ts';
 import { waitFor } from '../controlplane/index.ts';
 import {
-  shIn,
   startTestApi,
   useClusterTemplate,
   useDevnode,
@@ -130,8 +129,16 @@ async function ticket(sandbox: string, key = api.keys.alice): Promise<string> {
   return body.ticket;
 }
 
-const runIn = async (sandbox: string, script: string) =>
-  shIn(await api.deps.sandboxd.client(ns.name, sandbox), script);
+/** A command's stdout through the exec API (`POST …/exec`, JSON), as alice. */
+async function runIn(sandbox: string, script: string): Promise<string> {
+  const res = await api.call('POST', `/sandboxes/${sandbox}/exec`, {
+    key: api.keys.alice,
+    body: { command: script },
+  });
+  const body = (await res.json()) as { exitCode: number; stdout: string };
+  if (res.status !== 200 || body.exitCode !== 0) throw new Error(`exec ${script}: ${JSON.stringify(body)}`);
+  return body.stdout;
+}
 
 describe('a real pseudo-terminal', () => {
   test('the TS client: tty is /dev/pts/N, TERM is xterm-256color, exit 3 ends with exit code 3', async () => {
