@@ -139,5 +139,9 @@ bench-terminal: deps kube sandboxd-binary
 bench-claim: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/claim.ts
 
+# Not part of make test: builds the peer (hack/peer) from the Go module proxy.
+bench-peer: deps kube sandboxd-binary
+	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/peer.ts
+
 bench-sandboxd: node_modules/.stamp sandboxd-binary
 	$(NODE) bench/sandboxd.ts

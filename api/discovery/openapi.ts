@@ -12,6 +12,12 @@ const Template = z
     image: z.string(),
     resourceVersion: z.string(),
     spec: z.record(z.string(), z.unknown()).describe("The template's spec as stored"),
+    readyMembers: z
+      .int()
+      .min(0)
+      .describe(
+        "Warm-pool members ready in the namespace for this template (SandboxWarmPools' readyReplicas): a create that fits one starts at once",
+      ),
   })
   .meta({ id: 'Template' });
 const TemplateList = z.object({ templates: z.array(Template) }).meta({ id: 'TemplateList' });

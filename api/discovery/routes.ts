@@ -1,6 +1,6 @@
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { Hono } from 'hono';
-import { GROUP, VERSION, type ForwardedPort } from '../../core/index.ts';
+import { GROUP, VERSION, type ForwardedPort, type SandboxWarmPool } from '../../core/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { badRequest, notFound } from '../errors/index.ts';
@@ -28,6 +28,8 @@ export interface TemplateView {
   image: string;
   resourceVersion: string;
   spec: Record<string, unknown>;
+  /** Ready members of the namespace's SandboxWarmPools made from this template. */
+  readyMembers: number;
 }
 
 /**
@@ -90,21 +92,35 @@ async function usableTemplates(deps: ApiDeps, namespace: string): Promise<Templa
   const custom = deps.kc.makeApiClient(CustomObjectsApi);
   const scope = { group: GROUP, version: VERSION };
   const items = (list: unknown) => (list as { items?: TemplateObject[] }).items ?? [];
-  const [cluster, namespaced, policy] = await Promise.all([
+  const [cluster, namespaced, policy, pools] = await Promise.all([
     custom.listClusterCustomObject({ ...scope, plural: KINDS.ClusterSandboxTemplate }).then(items),
     custom.listNamespacedCustomObject({ ...scope, plural: KINDS.SandboxTemplate, namespace }).then(items),
     deps.governance.effective(namespace),
+    custom
+      .listNamespacedCustomObject({ ...scope, plural: 'sandboxwarmpools', namespace })
+      .then((list) => (list as { items?: SandboxWarmPool[] }).items ?? []),
   ]);
+  const readyMembers = (name: string, kind: Kind) =>
+    pools
+      .filter(
+        (p) =>
+          p.spec.templateRef.name === name && (p.spec.templateRef.kind ?? 'ClusterSandboxTemplate') === kind,
+      )
+      .reduce((n, p) => n + (p.status?.readyReplicas ?? 0), 0);
   const allowed = (t: TemplateView) => !policy.allowedTemplates || policy.allowedTemplates.includes(t.name);
   return [
-    ...cluster.map((t) => view(t, 'ClusterSandboxTemplate')),
-    ...namespaced.map((t) => view(t, 'SandboxTemplate')),
+    ...cluster.map((t) => view(t, 'ClusterSandboxTemplate', readyMembers)),
+    ...namespaced.map((t) => view(t, 'SandboxTemplate', readyMembers)),
   ]
     .filter(allowed)
     .sort((a, b) => a.name.localeCompare(b.name) || a.kind.localeCompare(b.kind));
 }
 
-function view(t: TemplateObject, kind: Kind): TemplateView {
+function view(
+  t: TemplateObject,
+  kind: Kind,
+  readyMembers: (name: string, kind: Kind) => number,
+): TemplateView {
   const annotations = t.metadata?.annotations ?? {};
   const description = DESCRIPTION_ANNOTATIONS.map((a) => annotations[a]).find((d) => d !== undefined);
   return {
@@ -114,5 +130,6 @@ function view(t: TemplateObject, kind: Kind): TemplateView {
     image: t.spec?.image ?? '',
     resourceVersion: t.metadata?.resourceVersion ?? '',
     spec: t.spec ?? {},
+    readyMembers: readyMembers(t.metadata?.name ?? '', kind),
   };
 }

@@ -58,6 +58,7 @@ describe('templates', () => {
       image: 'python:3.13',
       resourceVersion: expect.stringMatching(/^\d+$/) as unknown,
       spec: { image: 'python:3.13', storage: { size: '1Gi' } },
+      readyMembers: 0,
     });
     expect(templates[0]).toMatchObject({
       name: 'default',

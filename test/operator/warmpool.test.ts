@@ -146,6 +146,12 @@ describe('a warm pool', () => {
     const columns = await kubectl('get', 'sandboxwarmpools', '-n', ns.name);
     expect(columns.split('\n')[0]).toMatch(/^NAME\s+TEMPLATE\s+MODE\s+DESIRED\s+READY\s+AGE$/);
     expect(columns.split('\n')[1]).toMatch(new RegExp(`^main\\s+${template}\\s+code\\s+2\\s+2\\s+`));
+    // GET /api/v1/templates shows the template's ready members.
+    const listed = await api.call('GET', '/templates', { key: api.keys.alice });
+    expect(listed.status).toBe(200);
+    const { templates } = (await listed.json()) as { templates: { name: string; readyMembers: number }[] };
+    expect(templates.find((t) => t.name === template)?.readyMembers).toBe(2);
+    expect(templates.find((t) => t.name === burstTemplate)?.readyMembers).toBe(0);
   }, 120_000);
 
   test('a hit: the sandbox adopts a ready member, whose sandboxd takes the new token; the pool refills', async () => {

@@ -892,6 +892,8 @@ export interface components {
             spec: {
                 [key: string]: unknown;
             };
+            /** @description Warm-pool members ready in the namespace for this template (SandboxWarmPools' readyReplicas): a create that fits one starts at once */
+            readyMembers: number;
         };
         TemplateList: {
             templates: components["schemas"]["Template"][];

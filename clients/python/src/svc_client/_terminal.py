@@ -39,6 +39,8 @@ class Template:
     image: str
     resource_version: str
     spec: dict[str, Any] = field(default_factory=dict)
+    #: Warm-pool members ready in the namespace for this template.
+    ready_members: int = 0
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> Template:
@@ -49,6 +51,7 @@ class Template:
             image=str(data.get("image", "")),
             resource_version=str(data.get("resourceVersion", "")),
             spec=dict(data.get("spec") or {}),
+            ready_members=int(data.get("readyMembers") or 0),
         )
 
 
