@@ -14,7 +14,8 @@ import type { OperatorSettings } from '../settings.ts';
 import type { Pass, SandboxCaches, SandboxDeps, Step, StepResult } from './context.ts';
 import { eventRecorder } from './events.ts';
 import { finalize } from './finalize.ts';
-import { addFinalizer } from './finalizer.ts';
+import { ensureFinalizer } from './finalizer.ts';
+import { removeOrphans } from './owned.ts';
 import { checkLifetime, stopIfStopped } from './lifetime.ts';
 import { ensureNetworkPolicy } from './network-policy.ts';
 import { ensurePod } from './pod.ts';
@@ -37,6 +38,7 @@ import { claimWarmMember, type WarmClaimer } from '../warmpool/index.ts';
 export const SANDBOX_STEPS: readonly (Step | readonly Step[])[] = [
   resolveTemplate,
   [
+    ensureFinalizer,
     ensureToken,
     ensureNetworkPolicy,
     ensurePorts,
@@ -120,10 +122,11 @@ export class SandboxReconciler {
     if (!cached) {
       this.#d.readiness.forget(key);
       this.#d.written.delete(key);
+      await removeOrphans(this.#d, namespace, name);
       return;
     }
     if (cached.metadata.deletionTimestamp) return finalize(passOf(this.#d, cached, log));
-    const sandbox = await addFinalizer(passOf(this.#d, cached, log));
+    const sandbox = cached;
     const pass = passOf(this.#d, sandbox, log);
     const conditions: StepCondition[] = [];
     const requeues: number[] = [];

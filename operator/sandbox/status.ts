@@ -52,11 +52,13 @@ export async function writeStatus(
   // older than its last write must not put an old value back.
   const { agentConfigure: _owned, ...patch } = status;
   // The phase last written, when the cache does not show that write yet.
-  if (verdict.phase !== (unseen ? unseen.phase : sandbox.status?.phase)) {
-    const type = verdict.phase === 'Error' ? 'Warning' : 'Normal';
-    await pass.d.event(pass, type, `Sandbox${verdict.phase}`, verdict.message);
-  }
-  const stored = await pass.d.patcher.patchStatus(sandbox, patch);
+  // The event beside the write, not before it: a phase reaches the status one request sooner.
+  const changed = verdict.phase !== (unseen ? unseen.phase : sandbox.status?.phase);
+  const type = verdict.phase === 'Error' ? 'Warning' : 'Normal';
+  const [stored] = await Promise.all([
+    pass.d.patcher.patchStatus(sandbox, patch),
+    changed ? pass.d.event(pass, type, `Sandbox${verdict.phase}`, verdict.message) : undefined,
+  ]);
   pass.d.written.set(pass.key, {
     json,
     phase: verdict.phase,
