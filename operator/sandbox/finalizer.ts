@@ -1,21 +1,20 @@
-import type { Pass, StepResult } from './context.ts';
+import type { Sandbox } from '../../core/index.ts';
+import type { Pass } from './context.ts';
 
 export const FINALIZER = 'svc.io/finalizer';
 
 /**
- * Puts the finalizer on a new Sandbox, so its deletion waits for the cleanup. It is written
- * beside the first objects the sandbox owns rather than before them (one request less
- * between a create and its Pod); a Sandbox deleted in between leaves orphans, which the
- * reconcile of its key removes once it is gone (`removeOrphans`).
+ * Puts the finalizer on a new Sandbox before anything it owns exists, so its deletion
+ * always waits for the cleanup. The pass goes on with the patched object (its
+ * resourceVersion), rather than waiting for the watch to bring it back.
  */
-export async function ensureFinalizer(pass: Pass): Promise<StepResult> {
+export async function addFinalizer(pass: Pass): Promise<Sandbox> {
   const { sandbox } = pass;
-  if (sandbox.metadata.finalizers?.includes(FINALIZER)) return {};
-  await pass.d.patcher.patch(sandbox, {
+  if (sandbox.metadata.finalizers?.includes(FINALIZER)) return sandbox;
+  return pass.d.patcher.patch(sandbox, {
     metadata: {
       finalizers: [...(sandbox.metadata.finalizers ?? []), FINALIZER],
       resourceVersion: sandbox.metadata.resourceVersion,
     },
   });
-  return {};
 }

@@ -142,18 +142,3 @@ export async function removeOwned(pass: Pass): Promise<void> {
     for (const n of names) await remove(pass, kind, n);
   }
 }
-
-/**
- * What a Sandbox that is gone left behind (labelled with its name, the cache shows no
- * Sandbox of that name): deleted, as a garbage collector would. Costs nothing when there
- * is nothing, since it reads the caches.
- */
-export async function removeOrphans(d: SandboxDeps, namespace: string, name: string): Promise<void> {
-  for (const kind of OWNED_KINDS) {
-    const orphans = kind
-      .cache(d.caches)
-      .list(namespace)
-      .filter((o) => o.metadata?.labels?.[Labels.sandbox] === name && !o.metadata.deletionTimestamp);
-    for (const o of orphans) await ignoring([404], () => kind.remove(d, namespace, o.metadata!.name!));
-  }
-}

@@ -14,8 +14,7 @@ import type { OperatorSettings } from '../settings.ts';
 import type { Pass, SandboxCaches, SandboxDeps, Step, StepResult } from './context.ts';
 import { eventRecorder } from './events.ts';
 import { finalize } from './finalize.ts';
-import { ensureFinalizer } from './finalizer.ts';
-import { removeOrphans } from './owned.ts';
+import { addFinalizer } from './finalizer.ts';
 import { checkLifetime, stopIfStopped } from './lifetime.ts';
 import { ensureNetworkPolicy } from './network-policy.ts';
 import { ensurePod } from './pod.ts';
@@ -38,7 +37,6 @@ import { claimWarmMember, type WarmClaimer } from '../warmpool/index.ts';
 export const SANDBOX_STEPS: readonly (Step | readonly Step[])[] = [
   resolveTemplate,
   [
-    ensureFinalizer,
     ensureToken,
     ensureNetworkPolicy,
     ensurePorts,
@@ -122,11 +120,10 @@ export class SandboxReconciler {
     if (!cached) {
       this.#d.readiness.forget(key);
       this.#d.written.delete(key);
-      await removeOrphans(this.#d, namespace, name);
       return;
     }
     if (cached.metadata.deletionTimestamp) return finalize(passOf(this.#d, cached, log));
-    const sandbox = cached;
+    const sandbox = await addFinalizer(passOf(this.#d, cached, log));
     const pass = passOf(this.#d, sandbox, log);
     const conditions: StepCondition[] = [];
     const requeues: number[] = [];
