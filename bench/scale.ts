@@ -148,7 +148,8 @@ try {
   );
   const p50 = (xs: number[]) => (xs.length > 0 ? median(xs).toFixed(0) : '-');
   const names = [...running.keys()];
-  const toPod = names.map((n) => pods.get(n)!.added - created.get(n)!);
+  // A sandbox's Pod carries its name unless a warm pool's member was claimed (none here).
+  const toPod = names.flatMap((n) => (pods.get(n) ? [pods.get(n)!.added - created.get(n)!] : []));
   const toReady = names.flatMap((n) =>
     pods.get(n)?.ready ? [pods.get(n)!.ready! - pods.get(n)!.added] : [],
   );
