@@ -7,7 +7,7 @@ SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
 	test test-unit test-go test-python test-fuzz test-integration dev sandboxd-binary image-check helm kustomize \
-	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer
+	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale
 
 help:
 	@echo "make dev    run the whole service on this machine (prints the URL and API keys;"
@@ -120,6 +120,9 @@ bench-api: deps kube
 
 bench-create: deps kube
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts create
+
+bench-scale: deps kube
+	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/scale.ts
 
 bench-clone: deps kube
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts clone

@@ -5,7 +5,7 @@ import { mkdtemp, rm, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, Watch, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { GROUP, VERSION } from '../core/index.ts';
 import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
@@ -71,8 +71,37 @@ try {
   await rm(dataDir, { recursive: true, force: true });
 }
 
-/** create → Running for 20 sandboxes one after another (after one warm-up sandbox). */
+/**
+ * create → Running for 20 sandboxes one after another (after one warm-up sandbox), and the
+ * operator's own share of it, from watches of the Pods and Sandboxes: create → Pod created,
+ * plus Pod ready → phase Running (0 when the operator saw sandboxd answer first).
+ */
 async function benchCreate() {
+  const seen = new Map<string, { pod?: number; ready?: number; running?: number }>();
+  const at = (name: string) => seen.get(name) ?? seen.set(name, {}).get(name)!;
+  const watches = await Promise.all([
+    new Watch(kc).watch(
+      `/api/v1/namespaces/${namespace}/pods`,
+      {},
+      (_type: string, pod: V1Pod) => {
+        const t = at(pod.metadata!.name!);
+        t.pod ??= performance.now();
+        if (pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+          t.ready ??= performance.now();
+      },
+      () => undefined,
+    ),
+    new Watch(kc).watch(
+      `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/sandboxes`,
+      {},
+      (_type: string, s: { metadata: { name: string }; status?: { phase?: string } }) => {
+        if (s.status?.phase === 'Running') at(s.metadata.name).running ??= performance.now();
+      },
+      () => undefined,
+    ),
+  ]);
+  const shares: number[] = [];
+  const parts = { toPod: [] as number[], toRunning: [] as number[] };
   const create = async (name: string) => {
     const t0 = performance.now();
     await custom.createNamespacedCustomObject({
@@ -85,18 +114,45 @@ async function benchCreate() {
       },
     });
     await untilRunning(name);
-    return performance.now() - t0;
+    const total = performance.now() - t0;
+    // The watches may deliver a moment after the poll saw Running.
+    await waitFor(async () => Promise.resolve(seen.get(name)?.running !== undefined), {
+      timeoutMs: 10_000,
+      intervalMs: 5,
+      describe: () => `${name} Running in the watch`,
+    });
+    const t = seen.get(name)!;
+    const toPod = t.pod! - t0;
+    const toRunning = t.ready === undefined ? 0 : Math.max(0, t.running! - t.ready);
+    if (!name.startsWith('warmup')) {
+      shares.push(toPod + toRunning);
+      parts.toPod.push(toPod);
+      parts.toRunning.push(toRunning);
+    }
+    return total;
   };
   await create('warmup');
   const times: number[] = [];
   for (let i = 0; i < 20; i++) times.push(await create(`s${i}`));
+  for (const w of watches) w.abort();
   const p50 = median(times);
   const p95 = percentile(times, 95);
+  const share = median(shares);
   console.log(
     `create → Running (20 sandboxes, one at a time): p50 ${p50.toFixed(0)} ms  p95 ${p95.toFixed(0)} ms`,
   );
   console.log(
-    JSON.stringify({ bench: 'create', p50_ms: Math.round(p50), p95_ms: Math.round(p95), n: times.length }),
+    `the operator's share (create → Pod created, plus Pod ready → Running): p50 ${share.toFixed(0)} ms ` +
+      `(p50 ${median(parts.toPod).toFixed(0)} ms + ${median(parts.toRunning).toFixed(0)} ms)`,
+  );
+  console.log(
+    JSON.stringify({
+      bench: 'create',
+      p50_ms: Math.round(p50),
+      p95_ms: Math.round(p95),
+      operator_p50_ms: Math.round(share),
+      n: times.length,
+    }),
   );
 }
 

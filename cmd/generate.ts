@@ -24,21 +24,16 @@ export function generatedFiles(): Map<string, string> {
     const file = `${GROUP}_${crd.spec.names.plural}.yaml`;
     const content = HEADER + stringify(crd, { lineWidth: 0 });
     crdFiles.push(file);
-    // One schema, two places it is installed from: the kustomize base (which the test
-    // harness and `make dev` install too) and the Helm chart's crds/ folder, which must lie
-    // inside the chart.
+    // One generated home, crds/ (which the test harness and `make dev` install, and
+    // config/crd uses as its base), and a copy in the Helm chart's crds/ folder, which must
+    // lie inside the chart; `make check-generated` fails when the copy drifts.
+    files.set(`crds/${file}`, content);
     files.set(`config/helm/svc/crds/${file}`, content);
-    files.set(`config/crd/bases/${file}`, content);
   }
-  files.set(
-    'config/crd/kustomization.yaml',
-    HEADER +
-      stringify({
-        apiVersion: 'kustomize.config.k8s.io/v1beta1',
-        kind: 'Kustomization',
-        resources: crdFiles.map((f) => `bases/${f}`),
-      }),
-  );
+  const kustomization = (resources: string[]) =>
+    HEADER + stringify({ apiVersion: 'kustomize.config.k8s.io/v1beta1', kind: 'Kustomization', resources });
+  files.set('crds/kustomization.yaml', kustomization(crdFiles));
+  files.set('config/crd/kustomization.yaml', kustomization(['../../crds']));
   for (const file of DEFAULT_TEMPLATES) {
     const sample = readFileSync(join(root, 'config/samples', file), 'utf8');
     files.set(

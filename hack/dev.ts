@@ -97,7 +97,7 @@ async function main(): Promise<number> {
     cp = await startControlPlane({ assetsDir: assets, dataDir: join(dir, 'cluster') });
     const kc = cp.kubeConfig;
     step(`installing the CRDs, templates and RBAC (kube-apiserver ${cp.version})…`);
-    await installCrds(kc, await readCrds([join(root, 'config/crd/bases'), await snapshotCrdDir()]));
+    await installCrds(kc, await readCrds([join(root, 'crds'), await snapshotCrdDir()]));
     const core = kc.makeApiClient(CoreV1Api);
     const objects = KubernetesObjectApi.makeApiClient(kc);
     await ignoring([409], () => core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } }));

@@ -99,6 +99,15 @@ export class AgentConfigurer {
       return 2_000;
     }
     this.#finished.delete(key); // the cache has caught up
+    // sandboxd starts with the cap its Pod was created with; a restarted sandboxd or a
+    // changed policy is corrected here, once per change rather than on every pass, and
+    // before the status says so: once `maxConcurrentInvokes` shows a cap, sandboxd holds it.
+    const restarts = pod.status?.containerStatuses?.reduce((n, c) => n + c.restartCount, 0) ?? 0;
+    const pushed = `${pod.metadata?.uid}/${restarts}/${max}`;
+    if (this.#pushed.get(key) !== pushed) {
+      await (await client()).setMaxConcurrentInvokes(max);
+      this.#pushed.set(key, pushed);
+    }
     if (
       JSON.stringify(current.entrypoint) !== JSON.stringify(agent.entrypoint) ||
       current.maxConcurrentInvokes !== max
@@ -109,14 +118,6 @@ export class AgentConfigurer {
         entrypoint: agent.entrypoint,
         maxConcurrentInvokes: max,
       });
-    }
-    // sandboxd starts with the cap its Pod was created with; a restarted sandboxd or a
-    // changed policy is corrected here, once per change rather than on every pass.
-    const restarts = pod.status?.containerStatuses?.reduce((n, c) => n + c.restartCount, 0) ?? 0;
-    const pushed = `${pod.metadata?.uid}/${restarts}/${max}`;
-    if (this.#pushed.get(key) !== pushed) {
-      await (await client()).setMaxConcurrentInvokes(max);
-      this.#pushed.set(key, pushed);
     }
     return undefined;
   }

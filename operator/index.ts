@@ -126,10 +126,12 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     policies,
     locator,
     warm: warm.claimer,
+    wake: (k) => controllers[0]?.enqueue(k),
+    logger: o.logger,
   });
   const bySandbox = ownerByLabel(Labels.sandbox);
   // One controller per primary kind, over the informers above (shared, each listed once).
-  const controllers = [
+  const controllers: Controller[] = [
     new Controller({
       name: 'sandbox',
       informer: caches.sandboxes,

@@ -19,8 +19,12 @@ export class SandboxPatcher {
     return (await this.#custom.patchNamespacedCustomObject({ ...ref(sandbox), body }, mergePatch)) as Sandbox;
   }
 
-  async patchStatus(sandbox: Sandbox, status: object): Promise<void> {
-    await this.#custom.patchNamespacedCustomObjectStatus({ ...ref(sandbox), body: { status } }, mergePatch);
+  /** Returns the Sandbox as the apiserver stored it. */
+  async patchStatus(sandbox: Sandbox, status: object): Promise<Sandbox> {
+    return (await this.#custom.patchNamespacedCustomObjectStatus(
+      { ...ref(sandbox), body: { status } },
+      mergePatch,
+    )) as Sandbox;
   }
 }
 

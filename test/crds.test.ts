@@ -227,6 +227,7 @@ describe('CRDs on a real kube-apiserver', () => {
       ['clustersandboxtemplates', [CATEGORY]],
       ['sandboxes', [CATEGORY]],
       ['sandboxtemplates', [CATEGORY]],
+      ['sandboxwarmpools', [CATEGORY]],
     ]);
   });
 

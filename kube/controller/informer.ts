@@ -1,6 +1,9 @@
 import { ListWatch, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 
+/** The shortest a watch is kept open when nothing happens (at most twice that). */
+const WATCH_MIN_MS = 5 * 60_000;
+
 type Lister = () => Promise<{ items: KubernetesObject[]; metadata?: { resourceVersion?: string } }>;
 
 /**
@@ -21,9 +24,16 @@ export class Informer<T extends KubernetesObject> {
     /** Watches only what it selects (`metadata.name=…` for one object); `list` must select the same. */
     fieldSelector?: string;
   }) {
+    const watch = new Watch(opts.kc);
+    // client-node ends a watch that delivered nothing for 30 s, so a quiet kind was watched
+    // again twice a minute: requests for nothing. client-go's informers keep a watch 5–10
+    // minutes (spread, so they do not all renew at once); so do these.
+    // (`requestTimeoutMs` is public at run time; its typings call it private.)
+    (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs =
+      WATCH_MIN_MS + Math.floor(Math.random() * WATCH_MIN_MS);
     this.#watch = new ListWatch<KubernetesObject>(
       opts.path,
-      new Watch(opts.kc),
+      watch,
       opts.list,
       false,
       opts.labelSelector,

@@ -21,6 +21,7 @@ import type {
 import type { Informer, PolicyStore, SandboxdLocator } from '../../kube/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import type { SandboxPatcher } from '../sandbox-patch.ts';
+import type { SandboxdReadiness } from './readiness.ts';
 import type { Snapshots } from './snapshots.ts';
 import type { WarmClaimer } from '../warmpool/index.ts';
 
@@ -56,6 +57,13 @@ export interface SandboxDeps {
   event: (pass: Pass, type: 'Normal' | 'Warning', reason: string, message: string) => Promise<void>;
   /** Warm pools: a new sandbox claims a ready member instead of starting cold. */
   warm?: WarmClaimer;
+  /** Whether a started sandboxd answers, before the Pod says Ready. */
+  readiness: SandboxdReadiness;
+  /**
+   * The status each sandbox's last pass wrote (JSON, by key): a pass working from a cache
+   * that has not caught up with that write yet does not write the same status again.
+   */
+  written: Map<string, { json: string; phase: string; resourceVersion: string }>;
   /** The agent harness pass of a Running agent sandbox (see `operator/agent.ts`). */
   agent: (pass: Pass, template: SandboxTemplateSpec, pod: V1Pod) => Promise<number | undefined>;
 }
@@ -75,13 +83,15 @@ export interface Pass {
   sandbox: Sandbox;
   readonly namespace: string;
   readonly name: string;
+  /** `namespace/name`, the work queue's key. */
+  readonly key: string;
   /** The pass's own logger (it carries the key). */
   readonly log: Logger;
   readonly d: SandboxDeps;
   template?: SandboxTemplateSpec;
   volume?: VolumeState;
   forwardedPorts?: ForwardedPort[];
-  /** The sandbox Pod in the cache (undefined: none). */
+  /** The sandbox Pod in the cache (undefined: none), once the lifetime step looked. */
   pod?: V1Pod;
 }
 

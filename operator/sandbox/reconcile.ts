@@ -11,7 +11,7 @@ import { splitKey, type PolicyStore, type SandboxdLocator } from '../../kube/ind
 import { AgentConfigurer } from '../agent.ts';
 import { SandboxPatcher } from '../sandbox-patch.ts';
 import type { OperatorSettings } from '../settings.ts';
-import type { Pass, SandboxCaches, SandboxDeps, Step } from './context.ts';
+import type { Pass, SandboxCaches, SandboxDeps, Step, StepResult } from './context.ts';
 import { eventRecorder } from './events.ts';
 import { finalize } from './finalize.ts';
 import { addFinalizer } from './finalizer.ts';
@@ -19,6 +19,7 @@ import { checkLifetime, stopIfStopped } from './lifetime.ts';
 import { ensureNetworkPolicy } from './network-policy.ts';
 import { ensurePod } from './pod.ts';
 import { ensurePorts } from './ports.ts';
+import { SandboxdReadiness } from './readiness.ts';
 import { whileRunning } from './running.ts';
 import { writeStatus } from './status.ts';
 import { resolveTemplate } from './template.ts';
@@ -29,23 +30,39 @@ import { claimWarmMember, type WarmClaimer } from '../warmpool/index.ts';
 /**
  * The steps of one pass, in order. Each reads the caches, writes only what differs, and
  * says its conditions and when to look again; the first that returns a stage ends the pass.
- * Every step is idempotent (create when missing, 409 means done), so a restart mid-way never
- * duplicates anything.
+ * The steps of a group are independent of each other and run together (their writes are
+ * the requests a new sandbox waits on). Every step is idempotent (create when missing, 409
+ * means done), so a restart mid-way never duplicates anything.
  */
-export const SANDBOX_STEPS: readonly Step[] = [
+export const SANDBOX_STEPS: readonly (Step | readonly Step[])[] = [
   resolveTemplate,
-  ensureToken,
-  ensureNetworkPolicy,
-  ensurePorts,
-  // Where the workload comes from: the workspace claim, then (after the lifetime and stop
-  // checks) the Pod. A step that hands over an already started claim and Pod goes here.
-  claimWarmMember,
-  ensureVolume,
+  [
+    ensureToken,
+    ensureNetworkPolicy,
+    ensurePorts,
+    // Where the workload comes from: the workspace claim, then (after the lifetime and
+    // stop checks) the Pod. A warm pool's ready member, when one is claimed, brings both.
+    inOrder(claimWarmMember, ensureVolume),
+  ],
   checkLifetime,
   stopIfStopped,
   ensurePod,
   whileRunning,
 ];
+
+/** Steps that depend on each other, as one step: in order, until one ends the pass. */
+function inOrder(...steps: Step[]): Step {
+  return async (pass) => {
+    const merged: StepResult = { conditions: [] };
+    for (const step of steps) {
+      const r = (await step(pass)) ?? {};
+      merged.conditions!.push(...(r.conditions ?? []));
+      if (r.requeueMs !== undefined) merged.requeueMs = Math.min(r.requeueMs, merged.requeueMs ?? Infinity);
+      if (r.stage) return { ...merged, stage: r.stage };
+    }
+    return merged;
+  };
+}
 
 /** Stages at which the pass got as far as the sandbox Pod (`status.podName` names it). */
 const WITH_POD = new Set<Stage['kind']>(['Waiting', 'PodFailing', 'Running']);
@@ -57,6 +74,9 @@ export interface SandboxReconcilerOptions {
   policies: PolicyStore<Policy>;
   locator: SandboxdLocator;
   warm?: WarmClaimer;
+  /** Reconciles a sandbox soon (its controller's `enqueue`): when sandboxd answers. */
+  wake: (key: string) => void;
+  logger: Logger;
   now?: () => Date;
 }
 
@@ -87,6 +107,8 @@ export class SandboxReconciler {
       warm: o.warm,
       now,
       event,
+      readiness: new SandboxdReadiness({ locator: o.locator, wake: o.wake, logger: o.logger }),
+      written: new Map(),
       agent: (pass, template, pod) => agent.reconcile(pass.log, pass.sandbox, template, pod),
     };
   }
@@ -95,19 +117,27 @@ export class SandboxReconciler {
   reconcile = async (key: string, log: Logger): Promise<number | void> => {
     const { namespace, name } = splitKey(key);
     const cached = this.#d.caches.sandboxes.get(name, namespace) as unknown as Sandbox | undefined;
-    if (!cached) return;
+    if (!cached) {
+      this.#d.readiness.forget(key);
+      this.#d.written.delete(key);
+      return;
+    }
     if (cached.metadata.deletionTimestamp) return finalize(passOf(this.#d, cached, log));
     const sandbox = await addFinalizer(passOf(this.#d, cached, log));
     const pass = passOf(this.#d, sandbox, log);
     const conditions: StepCondition[] = [];
     const requeues: number[] = [];
     let stage: Stage = { kind: 'Running' };
-    for (const step of SANDBOX_STEPS) {
-      const result = (await step(pass)) ?? {};
-      conditions.push(...(result.conditions ?? []));
-      if (result.requeueMs !== undefined) requeues.push(result.requeueMs);
-      if (result.stage) {
-        stage = result.stage;
+    for (const entry of SANDBOX_STEPS) {
+      const group = typeof entry === 'function' ? [entry] : entry;
+      const results = await Promise.all(group.map(async (step) => (await step(pass)) ?? {}));
+      for (const result of results) {
+        conditions.push(...(result.conditions ?? []));
+        if (result.requeueMs !== undefined) requeues.push(result.requeueMs);
+      }
+      const ended = results.find((r) => r.stage)?.stage;
+      if (ended) {
+        stage = ended;
         break;
       }
     }
@@ -119,5 +149,6 @@ export class SandboxReconciler {
 
 function passOf(d: SandboxDeps, sandbox: Sandbox, log: Logger): Pass {
   const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
-  return { sandbox, namespace, name, log, d };
+  const key = `${namespace}/${name}`;
+  return { sandbox, namespace, name, key, log, d };
 }

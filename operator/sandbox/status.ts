@@ -44,13 +44,50 @@ export async function writeStatus(
     ...(hasPod ? { podName: sandboxObjectsName(pass.sandbox) } : {}),
     ...(clonedFrom ? { clonedFrom } : {}),
   };
-  if (JSON.stringify(status) === JSON.stringify(sandbox.status)) return;
+  // Key order aside: the apiserver returns an object's keys sorted, this pass in its own order.
+  const json = canonical(status);
+  const unseen = unseenWrite(pass);
+  if (json === canonical(sandbox.status) || json === unseen?.json) return;
   // agentConfigure is written by the agent configurer alone; a pass working from a cache
   // older than its last write must not put an old value back.
   const { agentConfigure: _owned, ...patch } = status;
-  if (verdict.phase !== sandbox.status?.phase) {
-    const type = verdict.phase === 'Error' ? 'Warning' : 'Normal';
-    await pass.d.event(pass, type, `Sandbox${verdict.phase}`, verdict.message);
-  }
-  await pass.d.patcher.patchStatus(sandbox, patch);
+  // The phase last written, when the cache does not show that write yet.
+  // The event beside the write, not before it: a phase reaches the status one request sooner.
+  const changed = verdict.phase !== (unseen ? unseen.phase : sandbox.status?.phase);
+  const type = verdict.phase === 'Error' ? 'Warning' : 'Normal';
+  const [stored] = await Promise.all([
+    pass.d.patcher.patchStatus(sandbox, patch),
+    changed ? pass.d.event(pass, type, `Sandbox${verdict.phase}`, verdict.message) : undefined,
+  ]);
+  pass.d.written.set(pass.key, {
+    json,
+    phase: verdict.phase,
+    resourceVersion: stored.metadata.resourceVersion ?? '',
+  });
+}
+
+/**
+ * The status this controller last wrote for the sandbox while the cache does not show that
+ * write yet (the cached resourceVersion is older), else undefined. A burst of Pod events
+ * reconciles a sandbox several times before its own status write comes back through the
+ * watch; those passes would otherwise write the same status again.
+ */
+function unseenWrite(pass: Pass): { json: string; phase: string } | undefined {
+  const written = pass.d.written.get(pass.key);
+  if (!written) return undefined;
+  const cached = pass.sandbox.metadata.resourceVersion ?? '';
+  // resourceVersions are etcd revisions: a larger one is newer.
+  const caughtUp = cached === written.resourceVersion || Number(cached) > Number(written.resourceVersion);
+  if (!caughtUp) return written;
+  pass.d.written.delete(pass.key);
+  return undefined;
+}
+
+/** JSON with every object's keys sorted, so two equal statuses compare equal. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)))
+      : v,
+  );
 }

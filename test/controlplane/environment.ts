@@ -35,7 +35,7 @@ export interface Environment extends ControlPlane {
  */
 export async function startEnvironment(opts: { withSnapshotCrds?: boolean } = {}): Promise<Environment> {
   const assetsDir = await kubeAssets();
-  const crdDirs = [join(root, 'config/crd/bases')];
+  const crdDirs = [join(root, 'crds')];
   if (opts.withSnapshotCrds ?? true) crdDirs.push(await snapshotCrdDir());
   const dataDir = await mkdtemp(join(tmpdir(), 'svc-test-cp-'));
   const cp = await startControlPlane({ assetsDir, dataDir }).catch(async (err: unknown) => {

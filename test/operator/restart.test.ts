@@ -1,6 +1,6 @@
 // The operator as a real process, killed outright (SIGKILL) in the middle of creating a
-// Sandbox's objects: a second replica takes the Lease over and finishes the Sandbox without
-// duplicating anything the first one created.
+// Sandbox's objects (one, then twenty at once): another replica takes the Lease over and
+// finishes them without duplicating anything the first one created.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
@@ -174,4 +174,79 @@ describe('operator restart', () => {
       if (items.length)
         expect(after[kind as keyof typeof after][0]!.metadata?.uid, kind).toBe(items[0]!.metadata?.uid);
   }, 120_000);
+
+  test('SIGKILL while creating 20 sandboxes, then a restart: all 20 Running, one of each owned object', async () => {
+    // The replica left leading by the test above steps down first.
+    for (const p of processes) await p.stop(5_000);
+    const names = Array.from({ length: 20 }, (_, i) => `many-${i}`);
+    const third = operator('third');
+    // Killed once half of the token Secrets exist: the rest of the burst is mid-way.
+    const secrets = new Set<string>();
+    let settle!: { done: () => void; fail: (err: Error) => void };
+    const killed = new Promise<void>((done, fail) => (settle = { done, fail }));
+    const watch = await new Watch(ns.kc).watch(
+      `/api/v1/namespaces/${ns.name}/secrets`,
+      { labelSelector: 'svc.io/sandbox' },
+      (type: string, obj: KubernetesObject) => {
+        const owner = obj.metadata?.labels?.['svc.io/sandbox'] ?? '';
+        if (type !== 'ADDED' || !owner.startsWith('many-') || secrets.size >= 10) return;
+        secrets.add(owner);
+        if (secrets.size === 10) {
+          third.child.kill('SIGKILL');
+          settle.done();
+        }
+      },
+      (err: unknown) => {
+        if (secrets.size < 10) settle.fail(new Error(`the Secret watch ended: ${String(err)}`));
+      },
+    );
+    try {
+      await Promise.all(names.map((name) => createSandbox(ns, name, { templateRef: { name: template } })));
+      await Promise.race([
+        killed,
+        once(third.child, 'exit').then(async () => {
+          if (secrets.size < 10) throw new Error(`the operator exited early:\n${await logs()}`);
+        }),
+      ]);
+    } finally {
+      watch.abort();
+    }
+    if (third.child.exitCode === null && third.child.signalCode === null) await once(third.child, 'exit');
+    expect(third.child.signalCode).toBe('SIGKILL');
+    const running = async () => {
+      const list = (await ns.custom.listNamespacedCustomObject({ ...sandboxes, namespace: ns.name })) as {
+        items: Sandbox[];
+      };
+      return list.items.filter((s) => names.includes(s.metadata.name!));
+    };
+    const atKill = (await running()).filter((s) => s.status?.phase === 'Running').length;
+    console.log(`sandboxes Running when the operator was killed: ${atKill} of 20`);
+    expect(atKill).toBeLessThan(20);
+
+    operator('fourth');
+    let phases = '';
+    await waitFor(
+      async () => {
+        const items = await running();
+        phases = items.map((s) => `${s.metadata.name}=${s.status?.phase}`).join(' ');
+        return items.length === 20 && items.every((s) => s.status?.phase === 'Running');
+      },
+      { timeoutMs: 180_000, intervalMs: 500, describe: () => `all 20 Running: ${phases}` },
+    ).catch(async (err: Error) => {
+      throw new Error(`${err.message}\n${await logs()}`);
+    });
+    const uids = new Map((await running()).map((s) => [s.metadata.name!, s.metadata.uid!]));
+    for (const name of names) {
+      const after = await owned(name);
+      for (const [kind, items] of Object.entries(after)) {
+        expect(
+          items.map((o) => o.metadata?.name),
+          `${name}: ${kind}`,
+        ).toHaveLength(1);
+        expect(items[0]!.metadata?.ownerReferences, `${name}: ${kind}`).toEqual([
+          expect.objectContaining({ kind: 'Sandbox', name, uid: uids.get(name), controller: true }),
+        ]);
+      }
+    }
+  }, 300_000);
 });

@@ -1,0 +1,194 @@
+// make bench-scale: 100 sandboxes (template `minimal`) created at once on devnode; how long
+// until all run, and what the operator asked of the apiserver for it (creation) and while
+// nothing changes (steady state), from its own svc_kube_requests_total.
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { CoreV1Api, CustomObjectsApi, Watch, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { pino } from 'pino';
+import { parse } from 'yaml';
+import { GROUP, VERSION, type Sandbox } from '../core/index.ts';
+import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
+import { startOperator, type RunningOperator } from '../operator/index.ts';
+import { startEnvironment } from '../test/controlplane/index.ts';
+import { median, percentile } from './support.ts';
+
+const N = Number(process.env.BENCH_SANDBOXES ?? 100);
+/** How long the steady state is watched (the figure is per minute either way). */
+const STEADY_S = Number(process.env.BENCH_STEADY_SECONDS ?? 60);
+const root = join(import.meta.dirname, '..');
+const logger = pino({ level: process.env.BENCH_LOG ?? 'warn' });
+
+const env = await startEnvironment();
+const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-scale-'));
+const kc: KubeConfig = env.kubeConfig;
+const core = kc.makeApiClient(CoreV1Api);
+const custom = kc.makeApiClient(CustomObjectsApi);
+const namespace = 'bench';
+await core.createNamespace({ body: { metadata: { name: namespace } } });
+const devnode = await startDevnode({
+  kc,
+  logger,
+  nodeName: 'devnode-bench',
+  dataDir,
+  namespace,
+  sandboxdCommand: await sandboxdLauncher(root),
+});
+const operator = await startOperator({
+  kc,
+  logger,
+  namespace,
+  leaseNamespace: namespace,
+  identity: 'bench',
+  settings: {
+    sandboxdImage: 'svc:bench',
+    sandboxdPath: '/usr/local/bin/sandboxd',
+    ingressClass: 'nginx',
+    apiNamespace: 'svc-system',
+    apiPodLabels: {},
+    snapshotWaitSeconds: 300,
+    maxRestarts: 5,
+  },
+});
+
+/** The operator's requests so far, Lease renewals left out (they are leader election's). */
+async function requests(op: RunningOperator): Promise<{ total: number; byVerb: Record<string, number> }> {
+  const metric = await op.metrics.registry.getSingleMetric('svc_kube_requests_total')!.get();
+  const byVerb: Record<string, number> = {};
+  let total = 0;
+  for (const v of metric.values) {
+    if (v.labels.resource === 'leases') continue;
+    const key = `${String(v.labels.verb)} ${String(v.labels.resource)}`;
+    byVerb[key] = (byVerb[key] ?? 0) + v.value;
+    total += v.value;
+  }
+  return { total, byVerb };
+}
+
+const diff = (a: Record<string, number>, b: Record<string, number>) =>
+  Object.fromEntries(
+    Object.entries(b)
+      .map(([k, v]) => [k, v - (a[k] ?? 0)] as const)
+      .filter(([, v]) => v > 0),
+  );
+
+try {
+  // The sample `minimal` template, as an installation has it.
+  const minimal = parse(
+    await readFile(join(root, 'config/samples/clustersandboxtemplate-minimal.yaml'), 'utf8'),
+  ) as object;
+  await custom.createClusterCustomObject({
+    group: GROUP,
+    version: VERSION,
+    plural: 'clustersandboxtemplates',
+    body: minimal,
+  });
+
+  // Each sandbox's Running, from a watch (no polling load on the apiserver during the burst).
+  const created = new Map<string, number>();
+  const running = new Map<string, number>();
+  const pods = new Map<string, { added: number; ready?: number }>();
+  const podWatch = await new Watch(kc).watch(
+    `/api/v1/namespaces/${namespace}/pods`,
+    {},
+    (_type: string, pod: V1Pod) => {
+      const name = pod.metadata!.name!;
+      const t = pods.get(name) ?? pods.set(name, { added: performance.now() }).get(name)!;
+      if (pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+        t.ready ??= performance.now();
+    },
+    () => undefined,
+  );
+  let allRunning!: () => void;
+  const done = new Promise<void>((resolve) => (allRunning = resolve));
+  const watch = await new Watch(kc).watch(
+    `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/sandboxes`,
+    {},
+    (_type: string, s: Sandbox) => {
+      const name = s.metadata.name!;
+      if (s.status?.phase === 'Running' && !running.has(name)) {
+        running.set(name, performance.now());
+        if (running.size === N) allRunning();
+      }
+    },
+    () => undefined,
+  );
+  const before = await requests(operator);
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: N }, async (_, i) => {
+      const name = `s${i}`;
+      created.set(name, performance.now());
+      await custom.createNamespacedCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: 'sandboxes',
+        namespace,
+        body: {
+          apiVersion: `${GROUP}/${VERSION}`,
+          kind: 'Sandbox',
+          metadata: { name },
+          spec: { templateRef: { name: 'minimal' } },
+        },
+      });
+    }),
+  );
+  const timeout = setTimeout(() => {
+    console.error(`only ${running.size} of ${N} Running after 10 minutes`);
+    process.exit(1);
+  }, 600_000);
+  await done;
+  clearTimeout(timeout);
+  const allS = (performance.now() - t0) / 1000;
+  const creation = await requests(operator);
+  const times = [...running].map(([name, at]) => at - created.get(name)!);
+  console.log(`${N} sandboxes created at once: all Running after ${allS.toFixed(1)} s`);
+  console.log(
+    `create → Running: p50 ${median(times).toFixed(0)} ms  p99 ${percentile(times, 99).toFixed(0)} ms`,
+  );
+  const p50 = (xs: number[]) => (xs.length > 0 ? median(xs).toFixed(0) : '-');
+  const names = [...running.keys()];
+  // A sandbox's Pod carries its name unless a warm pool's member was claimed (none here).
+  const toPod = names.flatMap((n) => (pods.get(n) ? [pods.get(n)!.added - created.get(n)!] : []));
+  const toReady = names.flatMap((n) =>
+    pods.get(n)?.ready ? [pods.get(n)!.ready! - pods.get(n)!.added] : [],
+  );
+  const readyToRunning = names.flatMap((n) =>
+    pods.get(n)?.ready ? [running.get(n)! - pods.get(n)!.ready!] : [],
+  );
+  console.log(
+    `p50: create → Pod ${p50(toPod)} ms, Pod → Ready ${p50(toReady)} ms, Ready → Running ${p50(readyToRunning)} ms`,
+  );
+  podWatch.abort();
+  const perSandbox = (creation.total - before.total) / N;
+  console.log(`operator requests until all Running: ${perSandbox.toFixed(2)} per sandbox`);
+  console.log(JSON.stringify(diff(before.byVerb, creation.byVerb)));
+
+  // Steady state: every sandbox Running, nothing changing; whatever the operator asks now
+  // is polling. A few seconds first, for the passes the last Running status set off.
+  await new Promise((r) => setTimeout(r, 5_000));
+  const settled = await requests(operator);
+  await new Promise((r) => setTimeout(r, STEADY_S * 1000));
+  const steady = await requests(operator);
+  const perMin = ((steady.total - settled.total) * 60) / STEADY_S;
+  console.log(`steady state over ${STEADY_S} s: ${perMin.toFixed(1)} operator requests/min (Lease excluded)`);
+  const steadyByVerb = diff(settled.byVerb, steady.byVerb);
+  if (Object.keys(steadyByVerb).length > 0) console.log(JSON.stringify(steadyByVerb));
+  watch.abort();
+  console.log(
+    JSON.stringify({
+      bench: 'scale',
+      n: N,
+      all_running_s: Number(allS.toFixed(1)),
+      p50_ms: Math.round(median(times)),
+      p99_ms: Math.round(percentile(times, 99)),
+      operator_requests_per_sandbox: Number(perSandbox.toFixed(2)),
+      steady_requests_per_min: Number(perMin.toFixed(1)),
+    }),
+  );
+} finally {
+  await operator.stop();
+  await devnode.stop();
+  await env.dispose();
+  await rm(dataDir, { recursive: true, force: true });
+}
