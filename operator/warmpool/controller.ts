@@ -23,7 +23,7 @@ import {
 import { ignoring, mergePatch, setCondition, splitKey, type Informer } from '../../kube/index.ts';
 import type { SandboxCaches } from '../sandbox/index.ts';
 import type { OperatorSettings } from '../settings.ts';
-import { isReadyMember } from './claim.ts';
+import { isReadyMember } from './fit.ts';
 import { fitOf, memberName, memberObjects, poolNetworkPolicy, standIn, type PoolCache } from './member.ts';
 import type { WarmPoolMetrics } from './metrics.ts';
 

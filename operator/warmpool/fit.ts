@@ -1,0 +1,63 @@
+// What the claim decides from objects it already holds: which pools fit a sandbox, which
+// members are ready, and the owner reference and annotation a claimed member gets.
+import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import {
+  GROUP,
+  VERSION,
+  WarmPool,
+  workspaceClaimName,
+  type Sandbox,
+  type SandboxWarmPool,
+} from '../../core/index.ts';
+import type { Informer } from '../../kube/index.ts';
+
+/** Whether a pool's members fit a sandbox of this namespace, template, mode and image. */
+export function matches(pool: SandboxWarmPool, sandbox: Sandbox): boolean {
+  return (
+    !pool.metadata.deletionTimestamp &&
+    pool.spec.templateRef.name === sandbox.spec.templateRef.name &&
+    pool.spec.templateRef.kind === sandbox.spec.templateRef.kind &&
+    pool.spec.mode === sandbox.spec.mode &&
+    (pool.spec.image?.repository ?? '') === (sandbox.spec.image?.repository ?? '')
+  );
+}
+
+/** Ready to be claimed: its Pod ready (sandboxd answers its probe), its claim bound. */
+export function isReadyMember(pod: V1Pod, claims: Informer<V1PersistentVolumeClaim>): boolean {
+  if (pod.metadata?.deletionTimestamp) return false;
+  if (!pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) return false;
+  const claim = claims.get(workspaceClaimName(pod.metadata!.name!), pod.metadata?.namespace);
+  return claim?.status?.phase === 'Bound';
+}
+
+export function withMember(sandbox: Sandbox, member: string): Sandbox {
+  return {
+    ...sandbox,
+    metadata: {
+      ...sandbox.metadata,
+      annotations: { ...sandbox.metadata.annotations, [WarmPool.memberAnnotation]: member },
+    },
+  };
+}
+
+export function ownerOf(sandbox: Sandbox) {
+  return {
+    apiVersion: `${GROUP}/${VERSION}`,
+    kind: 'Sandbox',
+    name: sandbox.metadata.name!,
+    uid: sandbox.metadata.uid!,
+    controller: true,
+    blockOwnerDeletion: true,
+  };
+}
+
+export function shuffle<T>(items: readonly T[]): T[] {
+  const a = [...items];
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [a[i], a[j]] = [a[j]!, a[i]!];
+  }
+  return a;
+}
+
+export const rfc3339 = (d: Date) => d.toISOString().replace(/\.\d+Z$/, 'Z');
