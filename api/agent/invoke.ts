@@ -1,4 +1,6 @@
 import { randomUUID } from 'node:crypto';
+import { ServerResponse } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import {
@@ -94,10 +96,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
       actor: caller.user,
     });
 
-    c.header('content-type', 'text/event-stream; charset=utf-8');
-    c.header('cache-control', 'no-cache');
-    c.header('x-accel-buffering', 'no');
-    return stream(c, async (out) => {
+    const relay = async (out: Sink): Promise<void> => {
       // A caller that goes away cancels the run: dropping sandboxd's connection makes it
       // send SIGTERM, then SIGKILL after the grace period.
       out.onAbort(() => abort.abort());
@@ -148,7 +147,28 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
         bytes_stderr: output?.stderr ?? 0,
         outcome,
       });
-    });
+    };
+
+    const head = {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    };
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing instanceof ServerResponse) {
+      // Served by Node: the chunks go straight to its response. Hono's stream would pass each
+      // through two web streams and Node's adapter, which costs about as much CPU as the rest
+      // of the relay (see bench/README.md, bench-invoke).
+      const requestId = c.get('requestId');
+      outgoing.writeHead(200, requestId ? { ...head, 'x-request-id': requestId } : head);
+      const out = nodeSink(outgoing);
+      void relay(out)
+        .catch((err: unknown) => c.var.log.error({ err }, 'invoke relay failed'))
+        .finally(() => outgoing.end());
+      return RESPONSE_ALREADY_SENT;
+    }
+    for (const [name, value] of Object.entries(head)) c.header(name, value);
+    return stream(c, relay);
   } catch (err) {
     refused(span, err, started);
     const outcome = refusalOutcome(err);
@@ -166,6 +186,43 @@ export function invokeTimeoutMs(defaultTimeout: string | undefined, requested: s
   const asked = requested ? durationMs(requested) : 0;
   if (cap === 0) return asked;
   return asked === 0 ? cap : Math.min(asked, cap);
+}
+
+/** Where the relay writes: Hono's stream, or Node's response (see `nodeSink`). */
+interface Sink {
+  write(chunk: Uint8Array | string): Promise<unknown>;
+  readonly aborted: boolean;
+  onAbort(listener: () => void): void;
+}
+
+/**
+ * Node's response as a `Sink`: a write waits only when the socket pushes back; the response
+ * closing before it ended is the caller going away.
+ */
+function nodeSink(res: ServerResponse): Sink {
+  let aborted = false;
+  const listeners: (() => void)[] = [];
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    aborted = true;
+    for (const listener of listeners) listener();
+  });
+  const resolved = Promise.resolve();
+  const drained = () =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        res.off('drain', done).off('close', done);
+        resolve();
+      };
+      res.on('drain', done).on('close', done);
+    });
+  return {
+    get aborted() {
+      return aborted;
+    },
+    onAbort: (listener) => listeners.push(listener),
+    write: (chunk) => (aborted || res.write(chunk) ? resolved : drained()),
+  };
 }
 
 /** The audit Event and the metrics of a finished invoke. Never argv or stdin. */
