@@ -203,8 +203,7 @@ func (s *sseWriter) sendLog(stream int, data []byte) {
 		s.frameBuf = appendLogFrame(s.frameBuf[:0], streamNames[stream], data)
 		frame = s.frameBuf
 	} else {
-		// The tap keeps the frame: it gets one of its own.
-		frame = appendLogFrame(make([]byte, 0, len(data)+64), streamNames[stream], data)
+		frame = logFrame(streamNames[stream], data) // the tap keeps it
 	}
 	s.send(frame, len(data), true)
 }

@@ -120,3 +120,8 @@ func appendLogFrame(dst []byte, stream string, data []byte) []byte {
 	dst = appendJSONString(dst, data)
 	return append(dst, "}\n\n"...)
 }
+
+// logFrame is the SSE `log` event for a chunk of one stream's output, in a slice of its own.
+func logFrame(stream string, data []byte) []byte {
+	return appendLogFrame(make([]byte, 0, len(data)+64), stream, data)
+}
