@@ -118,16 +118,16 @@ bench-api: deps kube
 	@command -v wrk >/dev/null || { apt-get update -qq && apt-get install -y -qq wrk >/dev/null; }
 	$(NODE) bench/api.ts
 
-bench-create: deps kube
+bench-create: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts create
 
-bench-scale: deps kube
+bench-scale: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/scale.ts
 
-bench-clone: deps kube
+bench-clone: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts clone
 
-bench-invoke: deps kube
+bench-invoke: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/invoke.ts
 
 bench-exec: deps kube sandboxd-binary

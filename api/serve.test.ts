@@ -1,4 +1,7 @@
+import { once } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { connect } from 'node:net';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import { pino } from 'pino';
@@ -127,6 +130,38 @@ describe('serveApi refusals before any route', () => {
         error: 'header_fields_too_large',
         message: 'the request line and headers exceed 16 KiB',
       });
+    } finally {
+      await served.close();
+    }
+  });
+});
+
+describe('serveApi responses written past Hono', () => {
+  test('a stream written to Node by the handler is whole, even with a header set after it', async () => {
+    const app = new Hono();
+    // As a middleware that stamps every answer once the handler has returned.
+    app.use(async (c, next) => {
+      await next();
+      c.header('x-after', '1');
+    });
+    const piece = 'x'.repeat(64 * 1024);
+    app.get('/raw', (c) => {
+      const res = (c.env as { outgoing: ServerResponse }).outgoing;
+      res.writeHead(200, { 'content-type': 'text/plain' });
+      void (async () => {
+        for (let i = 0; i < 64; i++) {
+          if (!res.write(piece)) await once(res, 'drain');
+          await new Promise((r) => setImmediate(r));
+        }
+        res.end();
+      })();
+      return RESPONSE_ALREADY_SENT;
+    });
+    const served = await serveApi(app, deps, { host: '127.0.0.1', port: 0 });
+    try {
+      const res = await fetch(`${served.url}/raw`);
+      expect(res.status).toBe(200);
+      expect((await res.text()).length).toBe(64 * piece.length);
     } finally {
       await served.close();
     }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { serve } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Hono } from 'hono';
 import { CONFIGURE_LIMITS } from '../core/index.ts';
 import type { ApiDeps } from './deps.ts';
@@ -108,6 +109,9 @@ export async function serveApi(
   };
 }
 
+/** The header of @hono/node-server's RESPONSE_ALREADY_SENT. */
+const X_ALREADY_SENT = 'x-hono-already-sent';
+
 /**
  * Runs the app; when it refuses a request (4xx/5xx) before the body has all arrived, reads
  * the rest and discards it before answering. Closing a connection with unread bytes in it
@@ -121,6 +125,10 @@ async function answerAfterBody(
   env: { incoming: IncomingMessage },
 ): Promise<Response> {
   const res = await app.fetch(req, env);
+  // A handler that wrote Node's response itself says so with RESPONSE_ALREADY_SENT. A
+  // middleware setting a header after it copies that into a response @hono/node-server
+  // would write a second time (cutting the stream): hand back the marker as it was.
+  if (res.headers.has(X_ALREADY_SENT)) return RESPONSE_ALREADY_SENT;
   const { incoming } = env;
   if (res.status < 400 || incoming.readableEnded || incoming.destroyed) return res;
   if (await discardBody(incoming, MAX_DRAIN_BYTES)) return res;

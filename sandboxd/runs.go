@@ -301,21 +301,59 @@ type started struct {
 	files   [2]*os.File
 }
 
-// pump sends one output stream of the process to sse until it closes.
+// pump sends one output stream of the process to sse until it closes. It reads whatever the
+// pipe holds, up to an event's worth at a time, and tells sse when the pipe is empty, so the
+// events written meanwhile go out in one flush.
 func (s started) pump(stream int, sse *sseWriter) {
 	defer s.outputs.Done()
 	f := s.files[stream]
 	defer f.Close()
-	buf := make([]byte, 64*1024)
+	raw, err := f.SyscallConn()
+	if err != nil {
+		return
+	}
+	buf := make([]byte, coalesceBytes)
 	for {
-		n, err := f.Read(buf)
+		n, drained, done := readReady(raw, buf)
 		if n > 0 {
 			sse.output(stream, buf[:n])
 		}
-		if err != nil {
+		if done {
 			return
 		}
+		if drained {
+			sse.drained()
+		}
 	}
+}
+
+// readReady waits until the pipe has data, then reads until buf is full or the pipe is
+// empty (drained). done: the pipe is closed or failed.
+func readReady(raw syscall.RawConn, buf []byte) (n int, drained, done bool) {
+	err := raw.Read(func(fd uintptr) bool {
+		for n < len(buf) {
+			m, err := syscall.Read(int(fd), buf[n:])
+			switch {
+			case err == syscall.EINTR:
+				continue
+			case err == syscall.EAGAIN:
+				if n == 0 {
+					return false // nothing yet: wait until the pipe is readable
+				}
+				drained = true
+				return true
+			case err != nil || m == 0:
+				done = true
+				return true
+			}
+			n += m
+		}
+		return true
+	})
+	if err != nil {
+		done = true
+	}
+	return n, drained, done
 }
 
 // spawn starts the process in its own group with piped stdio and pumps stdin in.

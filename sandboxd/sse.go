@@ -43,15 +43,21 @@ func sseFrame(name string, data any) []byte {
 // become one event per write. Each stream keeps the tail of a character that has not fully
 // arrived, so a character split across two reads is sent whole. Safe for concurrent use; a
 // slow client blocks the caller, which is how a run's output is paced.
+//
+// Output events are written to the response as they fill up but pushed to the client only
+// when its producer has nothing more ready (drained), when the coalescing delay ends, or with
+// the next other event: a fast writer costs one flush per burst, not one per event.
 type sseWriter struct {
 	mu        sync.Mutex
 	w         http.ResponseWriter
 	rc        *http.ResponseController
 	closed    bool
+	unflushed bool // written to the response since its last flush
 	tap       sseTap
 	pending   [2][]byte
 	buf       []byte
 	bufStream int
+	frameBuf  []byte // reused for log frames when no tap keeps them
 	scheduled bool
 	stop      chan struct{}
 	// broken is called once when a write fails: the client has gone.
@@ -82,6 +88,7 @@ func (s *sseWriter) keepalive(every time.Duration) {
 		case <-t.C:
 			s.mu.Lock()
 			s.write([]byte(": keepalive\n\n"))
+			s.flushConn()
 			s.mu.Unlock()
 		}
 	}
@@ -98,19 +105,22 @@ func (s *sseWriter) observe(tap sseTap) {
 func (s *sseWriter) event(name string, data any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushLocked(false)
+	s.emit(false)
 	s.send(sseFrame(name, data), 0, false)
+	s.flushConn()
 }
 
 // frame sends a frame serialized elsewhere (a replay of another writer's frames).
 func (s *sseWriter) frame(f []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushLocked(false)
+	s.emit(false)
 	s.send(f, 0, false)
+	s.flushConn()
 }
 
-// output queues a chunk of one stream's bytes.
+// output queues a chunk of one stream's bytes; a full event is written at once, and reaches
+// the client with the next flush (drained, the coalescing delay, or another event).
 func (s *sseWriter) output(stream int, chunk []byte) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -119,13 +129,18 @@ func (s *sseWriter) output(stream int, chunk []byte) {
 		data = append(s.pending[stream], chunk...)
 	}
 	complete, rest := completeUTF8(data)
-	s.pending[stream] = append([]byte(nil), rest...)
+	s.pending[stream] = append(s.pending[stream][:0:0], rest...)
 	if len(complete) == 0 {
+		return
+	}
+	if len(s.buf) == 0 && len(complete) >= coalesceBytes {
+		// A full event's worth on its own: straight from the read, no copy into the queue.
+		s.sendLog(stream, complete)
 		return
 	}
 	s.queue(stream, complete)
 	if len(s.buf) >= coalesceBytes {
-		s.flushLocked(false)
+		s.emit(false)
 		return
 	}
 	if !s.scheduled {
@@ -135,14 +150,22 @@ func (s *sseWriter) output(stream int, chunk []byte) {
 			s.mu.Lock()
 			defer s.mu.Unlock()
 			s.scheduled = false
-			s.flushLocked(false)
+			s.emit(false)
+			s.flushConn()
 		})
 	}
 }
 
+// drained says the producer has nothing more ready for now: what was written goes out.
+func (s *sseWriter) drained() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.flushConn()
+}
+
 func (s *sseWriter) queue(stream int, data []byte) {
 	if s.bufStream != stream && len(s.buf) > 0 {
-		s.flushLocked(false)
+		s.emit(false)
 	}
 	s.bufStream = stream
 	s.buf = append(s.buf, data...)
@@ -152,10 +175,13 @@ func (s *sseWriter) queue(stream int, data []byte) {
 func (s *sseWriter) flush(final bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.flushLocked(final)
+	s.emit(final)
+	s.flushConn()
 }
 
-func (s *sseWriter) flushLocked(final bool) {
+// emit writes what is queued as one log event, and with final the bytes of an unfinished
+// character too.
+func (s *sseWriter) emit(final bool) {
 	if final {
 		for stream := range s.pending {
 			if rest := s.pending[stream]; len(rest) > 0 {
@@ -167,10 +193,19 @@ func (s *sseWriter) flushLocked(final bool) {
 	if len(s.buf) == 0 {
 		return
 	}
-	frame := logFrame(streamNames[s.bufStream], s.buf)
-	n := len(s.buf)
+	s.sendLog(s.bufStream, s.buf)
 	s.buf = s.buf[:0]
-	s.send(frame, n, true)
+}
+
+func (s *sseWriter) sendLog(stream int, data []byte) {
+	var frame []byte
+	if s.tap == nil {
+		s.frameBuf = appendLogFrame(s.frameBuf[:0], streamNames[stream], data)
+		frame = s.frameBuf
+	} else {
+		frame = logFrame(streamNames[stream], data) // the tap keeps it
+	}
+	s.send(frame, len(data), true)
 }
 
 func (s *sseWriter) send(frame []byte, outputBytes int, isLog bool) {
@@ -180,19 +215,33 @@ func (s *sseWriter) send(frame []byte, outputBytes int, isLog bool) {
 	s.write(frame)
 }
 
+// write writes to the response; it reaches the client at the next flushConn.
 func (s *sseWriter) write(b []byte) {
 	if s.closed {
 		return
 	}
-	_, err := s.w.Write(b)
-	if err == nil {
-		err = s.rc.Flush()
+	if _, err := s.w.Write(b); err != nil {
+		s.fail()
+		return
 	}
-	if err != nil {
-		s.closed = true
-		if s.broken != nil {
-			go s.broken()
-		}
+	s.unflushed = true
+}
+
+// flushConn pushes what was written to the client.
+func (s *sseWriter) flushConn() {
+	if s.closed || !s.unflushed {
+		return
+	}
+	s.unflushed = false
+	if err := s.rc.Flush(); err != nil {
+		s.fail()
+	}
+}
+
+func (s *sseWriter) fail() {
+	s.closed = true
+	if s.broken != nil {
+		go s.broken()
 	}
 }
 

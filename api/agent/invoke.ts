@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import { ServerResponse, type IncomingMessage } from 'node:http';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
+import type { StreamingApi } from 'hono/utils/stream';
 import {
   ExitEvent,
   InvokeQuery,
@@ -94,10 +97,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
       actor: caller.user,
     });
 
-    c.header('content-type', 'text/event-stream; charset=utf-8');
-    c.header('cache-control', 'no-cache');
-    c.header('x-accel-buffering', 'no');
-    return stream(c, async (out) => {
+    const relay = async (out: Sink): Promise<void> => {
       // A caller that goes away cancels the run: dropping sandboxd's connection makes it
       // send SIGTERM, then SIGKILL after the grace period.
       out.onAbort(() => abort.abort());
@@ -108,13 +108,11 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
       let last: Buffer = Buffer.alloc(0);
       let failure: string | undefined;
       try {
-        for await (const chunk of upstream as AsyncIterable<Buffer>) {
+        await out.relay(upstream, (chunk) => {
           previous = last;
           last = chunk;
           output?.push(chunk);
-          await out.write(chunk);
-          if (out.aborted) break;
-        }
+        });
       } catch (err) {
         failure = (err as Error).message;
       }
@@ -148,7 +146,28 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
         bytes_stderr: output?.stderr ?? 0,
         outcome,
       });
-    });
+    };
+
+    const head = {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      'x-accel-buffering': 'no',
+    };
+    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+    if (outgoing instanceof ServerResponse) {
+      // Served by Node: sandboxd's response is piped into Node's. Hono's stream passes each
+      // chunk through two web streams and Node's adapter, a third more CPU for the relay
+      // (see bench/README.md, bench-invoke).
+      const requestId = c.get('requestId');
+      outgoing.writeHead(200, requestId ? { ...head, 'x-request-id': requestId } : head);
+      const out = nodeSink(outgoing);
+      void relay(out)
+        .catch((err: unknown) => c.var.log.error({ err }, 'invoke relay failed'))
+        .finally(() => outgoing.end());
+      return RESPONSE_ALREADY_SENT;
+    }
+    for (const [name, value] of Object.entries(head)) c.header(name, value);
+    return stream(c, (out) => relay(honoSink(out)));
   } catch (err) {
     refused(span, err, started);
     const outcome = refusalOutcome(err);
@@ -166,6 +185,78 @@ export function invokeTimeoutMs(defaultTimeout: string | undefined, requested: s
   const asked = requested ? durationMs(requested) : 0;
   if (cap === 0) return asked;
   return asked === 0 ? cap : Math.min(asked, cap);
+}
+
+/** Where the relay sends sandboxd's stream: Hono's stream, or Node's response (`nodeSink`). */
+interface Sink {
+  /**
+   * Passes `upstream` through to the caller, handing each chunk to `seen` too; resolves
+   * when it has ended or the caller has gone, rejects when it fails.
+   */
+  relay(upstream: IncomingMessage, seen: (chunk: Buffer) => void): Promise<void>;
+  write(text: string): Promise<unknown>;
+  readonly aborted: boolean;
+  onAbort(listener: () => void): void;
+}
+
+function honoSink(out: StreamingApi): Sink {
+  return {
+    async relay(upstream, seen) {
+      for await (const chunk of upstream as AsyncIterable<Buffer>) {
+        seen(chunk);
+        await out.write(chunk);
+        if (out.aborted) break;
+      }
+    },
+    write: (text) => out.write(text),
+    get aborted() {
+      return out.aborted;
+    },
+    onAbort: (listener) => out.onAbort(listener),
+  };
+}
+
+/**
+ * Node's response as a `Sink`: sandboxd's response is piped into it (Node's own
+ * backpressure, no promise per chunk); the response closing before it ended is the caller
+ * going away.
+ */
+function nodeSink(res: ServerResponse): Sink {
+  let aborted = false;
+  const listeners: (() => void)[] = [];
+  res.once('close', () => {
+    if (res.writableFinished) return;
+    aborted = true;
+    for (const listener of listeners) listener();
+  });
+  return {
+    relay: (upstream, seen) =>
+      new Promise<void>((resolve, reject) => {
+        if (aborted) return resolve();
+        const done = (err?: Error) => {
+          upstream.off('data', seen).off('end', ended).off('error', done).off('close', closed);
+          res.off('close', gone);
+          upstream.unpipe(res);
+          if (err) reject(err);
+          else resolve();
+        };
+        const ended = () => done();
+        const closed = () => done(upstream.readableEnded ? undefined : new Error('aborted'));
+        const gone = () => done();
+        upstream.on('data', seen).once('end', ended).once('error', done).once('close', closed);
+        res.once('close', gone);
+        upstream.pipe(res, { end: false });
+      }),
+    write: (text) =>
+      new Promise<void>((resolve) => {
+        if (aborted) resolve();
+        else res.write(text, () => resolve());
+      }),
+    get aborted() {
+      return aborted;
+    },
+    onAbort: (listener) => listeners.push(listener),
+  };
 }
 
 /** The audit Event and the metrics of a finished invoke. Never argv or stdin. */

@@ -6,6 +6,8 @@ declare module 'hono' {
   interface ContextVariableMap {
     /** This request's logger: the API's, with the request id bound. */
     log: Logger;
+    /** This request's id, as `X-Request-Id` echoes it (for a handler that writes its own head). */
+    requestId: string;
   }
 }
 
@@ -20,6 +22,7 @@ export function requestLog(logger: Logger): MiddlewareHandler {
     const id = offered && /^[\w.-]{1,128}$/.test(offered) ? offered : randomUUID();
     const log = logger.child({ requestId: id });
     c.set('log', log);
+    c.set('requestId', id);
     c.header('x-request-id', id);
     const started = performance.now();
     await next();
