@@ -115,3 +115,5 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void
 }
 
 render(<App />, document.getElementById('app')!);
+// The first render is done and its handlers attached: the browser test reads this mark.
+performance.mark('svc-interactive');

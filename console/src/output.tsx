@@ -13,7 +13,7 @@ export function Output({ lines, label }: { lines: Line[]; label: string }) {
     if (el) el.scrollTop = el.scrollHeight;
   }, [lines]);
   return (
-    <pre class="output" ref={ref} aria-label={label} aria-live="polite" tabIndex={0}>
+    <pre class="output" ref={ref} role="log" aria-label={label} tabIndex={0}>
       {lines.map((l, i) => (
         <span key={i} class={l.stream}>
           {l.data}

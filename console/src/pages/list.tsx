@@ -57,9 +57,9 @@ function Row({ session, sandbox }: { session: Session; sandbox: Sandbox }) {
       <td>
         <Badge phase={phase} />
       </td>
-      <td>{sandbox.spec.mode ?? 'code'}</td>
-      <td>{sandbox.spec.templateRef.name}</td>
-      <td>{sandbox.spec.createdBy ?? ''}</td>
+      <td data-label="Mode">{sandbox.spec.mode ?? 'code'}</td>
+      <td data-label="Template">{sandbox.spec.templateRef.name}</td>
+      <td data-label="Owner">{sandbox.spec.createdBy ?? ''}</td>
       <td>
         <Actions session={session} sandbox={sandbox} />
       </td>
