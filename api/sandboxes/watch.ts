@@ -24,8 +24,7 @@ export function watchSandboxes(
 ): Response {
   if (!(c.req.header('accept') ?? '').includes('text/event-stream'))
     throw invalid('watch', 'needs Accept: text/event-stream');
-  if (filter.phase)
-    throw invalid('phase', 'cannot be combined with watch=true (filter the events instead)');
+  if (filter.phase) throw invalid('phase', 'cannot be combined with watch=true (filter the events instead)');
   const caller = c.var.caller;
   const visible = (s: Sandbox) =>
     s.metadata.namespace === filter.namespace &&
@@ -35,13 +34,18 @@ export function watchSandboxes(
     // Changes that arrive while the first list is written queue behind it, in order.
     let chain = Promise.resolve();
     const send = (event: SandboxChange, s: Sandbox) => {
-      chain = chain.then(() => out.writeSSE({ event, data: JSON.stringify(present(s)) })).catch(() => undefined);
+      chain = chain
+        .then(() => out.writeSSE({ event, data: JSON.stringify(present(s)) }))
+        .catch(() => undefined);
     };
     const unsubscribe = deps.cache.subscribe((change, s) => {
       if (!visible(s)) return;
       send(change !== 'deleted' && s.metadata.deletionTimestamp ? 'deleted' : change, s);
     });
-    const keepalive = setInterval(() => void out.write(': keepalive\n\n').catch(() => undefined), KEEPALIVE_MS);
+    const keepalive = setInterval(
+      () => void out.write(': keepalive\n\n').catch(() => undefined),
+      KEEPALIVE_MS,
+    );
     const ended = new Promise<void>((resolve) => out.onAbort(resolve));
     try {
       for (const s of deps.cache.list(filter.namespace)) {
