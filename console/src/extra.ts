@@ -110,13 +110,6 @@ export function uploadFile(
   });
 }
 
-export async function followLogs(session: Session, name: string, signal: AbortSignal): Promise<Response> {
-  return call(session, `${sandboxPath(name)}/logs?follow=true`, {
-    headers: { accept: 'text/event-stream' },
-    signal,
-  });
-}
-
 export async function terminalTicket(session: Session, name: string): Promise<string> {
   const res = await call(session, `${sandboxPath(name)}/terminal/ticket`, { method: 'POST' });
   return ((await res.json()) as { ticket: string }).ticket;

@@ -28,6 +28,10 @@ const QUICK = 20_000;
 const ns = useNamespace('console-ui');
 useDevnode(ns);
 const template = useClusterTemplate('console', ns, {});
+// For the code sandbox: its own process writes a line on each stream, for the logs page.
+const codeTemplate = useClusterTemplate('console-code', ns, {
+  command: ['sh', '-c', 'echo console-started; echo console-warned >&2; exec sleep infinity'],
+});
 useOperator(ns, { identity: 'console-test', logger: pino({ level: 'silent' }) });
 
 let api: TestApi;
@@ -88,10 +92,10 @@ async function signIn(page: Page, key: string): Promise<void> {
 
 const badge = (page: Page, name: string) => page.locator(`tr[data-sandbox="${name}"] .badge`);
 
-async function createThroughApi(name: string, mode: 'code' | 'agent' = 'code'): Promise<void> {
+async function createThroughApi(name: string, mode: 'code' | 'agent', templateName: string): Promise<void> {
   const res = await api.call('POST', '/sandboxes', {
     key: api.keys.alice,
-    body: { name, mode, templateRef: { name: template } },
+    body: { name, mode, templateRef: { name: templateName } },
   });
   expect(res.status).toBe(201);
 }
@@ -206,7 +210,7 @@ describe('the console in chromium', () => {
   it(
     'configures an agent (install output streamed) and invokes it: lines arrive before the end; a cancel ends one',
     async () => {
-      await createThroughApi('ui-agent', 'agent');
+      await createThroughApi('ui-agent', 'agent', template);
       await waitForSandboxPhase(ns, 'ui-agent', 'Running', SLOW);
       const { context, page } = await newPage();
       await signIn(page, api.keys.alice);
@@ -314,6 +318,25 @@ describe('the console in chromium', () => {
       );
     },
     2 * 60_000,
+  );
+
+  it(
+    'shows the template process’s logs, stdout and stderr told apart',
+    async () => {
+      await createThroughApi('ui-code', 'code', codeTemplate);
+      await waitForSandboxPhase(ns, 'ui-code', 'Running', SLOW);
+      const { context, page } = await newPage();
+      await signIn(page, api.keys.alice);
+      await page.goto(`${base}/#/sandboxes/ui-code/logs`);
+      const logs = page.getByRole('log', { name: 'Logs' });
+      await expect.poll(() => logs.textContent(), { timeout: QUICK }).toContain('console-started');
+      await expect
+        .poll(() => logs.locator('.stderr').allTextContents(), { timeout: QUICK })
+        .toContain('console-warned\n');
+      await check(page, 'sandbox-logs');
+      await context.close();
+    },
+    3 * 60_000,
   );
 
   it('fits a 390-pixel phone: no sideways scrolling on the list, a sandbox and the policies', async () => {

@@ -1,7 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { EventStream } from '../../../clients/typescript/index.ts';
 import { ErrorBox } from '../errors.tsx';
-import { followLogs } from '../extra.ts';
 import type { Session } from '../main.tsx';
 import { Output, type Line } from '../output.tsx';
 
@@ -13,10 +11,7 @@ export function LogsTab({ session, name }: { session: Session; name: string }) {
     const stop = new AbortController();
     setLines([]);
     (async () => {
-      const res = await followLogs(session, name, stop.signal);
-      const stream = new EventStream<{ log: { stream: 'stdout' | 'stderr'; data: string } }>(res.body!, [
-        'log',
-      ]);
+      const stream = await session.client.followSandboxLogs(name, { signal: stop.signal });
       for await (const ev of stream)
         setLines((l) => [...l.slice(-2000), { stream: ev.data.stream, data: ev.data.data }]);
     })().catch((err: unknown) => {
