@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { z } from 'zod';
 import { HttpError, badRequest } from '../errors/index.ts';
 import { loadAssets, type Asset } from './assets.ts';
@@ -47,13 +47,15 @@ const Discovery = z.object({ authorization_endpoint: z.url(), token_endpoint: z.
 export function consoleRoutes(opts: ConsoleOptions): Hono {
   const { shell, assets } = loadAssets(opts.dir);
   const app = new Hono();
-  app.use(async (c, next) => {
+  // Mounted at the root beside the API: only the console's own paths get its headers.
+  const secure: MiddlewareHandler = async (c, next) => {
     await next();
     c.header('content-security-policy', CONTENT_SECURITY_POLICY);
     c.header('x-content-type-options', 'nosniff');
     c.header('referrer-policy', 'no-referrer');
     c.header('x-frame-options', 'DENY');
-  });
+  };
+  for (const path of ['/', '/assets/*', '/console/*']) app.use(path, secure);
 
   app.get('/', (c) => send(c, shell, 'no-cache'));
   app.get('/assets/:name', (c) => {

@@ -1,6 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
-import type { SvcClient } from '../../clients/typescript/index.ts';
+import type { Schemas, SvcClient } from '../../clients/typescript/index.ts';
 import { ErrorBox } from './errors.tsx';
 import { finishOidc } from './oidc.ts';
 import { AuditPage } from './pages/audit.tsx';
@@ -67,6 +67,10 @@ function App() {
 
 function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void }) {
   const route = useRoute();
+  const [me, setMe] = useState<Schemas['CurrentUser'] | undefined>();
+  useEffect(() => {
+    session.client.getCurrentUser().then(setMe, () => setMe(undefined));
+  }, [session]);
   return (
     <>
       <a
@@ -90,12 +94,20 @@ function Shell({ session, onSignOut }: { session: Session; onSignOut: () => void
           <a href={href.create()} aria-current={route.page === 'create' ? 'page' : undefined}>
             New sandbox
           </a>
-          <a href={href.policies()} aria-current={route.page === 'policies' ? 'page' : undefined}>
-            Policies
-          </a>
+          {me?.isAdmin ? (
+            <a href={href.policies()} aria-current={route.page === 'policies' ? 'page' : undefined}>
+              Policies
+            </a>
+          ) : null}
           <a href={href.audit()} aria-current={route.page === 'audit' ? 'page' : undefined}>
             Audit log
           </a>
+          {me ? (
+            <span class="who">
+              {me.name}
+              {me.isAdmin ? ' (admin)' : ''}
+            </span>
+          ) : null}
           <button type="button" class="link" onClick={onSignOut}>
             Sign out
           </button>

@@ -1,6 +1,7 @@
 // The console in a real browser (Debian's chromium driven by playwright-core) against the
 // real stack: the API in-process serving dist/console, the operator, devnode and sandboxd.
 // Each page is checked with axe-core and screenshotted into dist/test-output/console/.
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
@@ -90,6 +91,15 @@ async function signIn(page: Page, key: string): Promise<void> {
   await page.getByRole('heading', { name: 'Sandboxes', level: 1 }).waitFor();
 }
 
+/** The code sandbox the logs, terminal and files tests share: made by the first that runs. */
+async function codeSandbox(): Promise<void> {
+  if ((await api.call('GET', '/sandboxes/ui-code', { key: api.keys.alice })).status === 404)
+    await createThroughApi('ui-code', 'code', codeTemplate);
+  await waitForSandboxPhase(ns, 'ui-code', 'Running', SLOW);
+}
+
+const sha256 = (b: Uint8Array) => createHash('sha256').update(b).digest('hex');
+
 const badge = (page: Page, name: string) => page.locator(`tr[data-sandbox="${name}"] .badge`);
 
 async function createThroughApi(name: string, mode: 'code' | 'agent', templateName: string): Promise<void> {
@@ -102,29 +112,43 @@ async function createThroughApi(name: string, mode: 'code' | 'agent', templateNa
 
 describe('the console in chromium', () => {
   it('first load: ≤ 300 KB transferred (gzip) without the terminal, interactive within 1 s', async () => {
-    const { context, page } = await newPage();
-    const loaded: { url: string; bytes: number }[] = [];
-    page.on('requestfinished', (req) => {
-      void req
-        .sizes()
-        .then((s) => loaded.push({ url: req.url(), bytes: s.responseBodySize + s.responseHeadersSize }));
-    });
-    await page.goto(`${base}/`, { waitUntil: 'networkidle' });
-    await page.getByLabel('API key', { exact: true }).waitFor();
-    // The app marks the moment its first render is done and its handlers attached.
-    const interactiveMs = await page.evaluate<number>(
-      `performance.getEntriesByName('svc-interactive')[0].startTime`,
-    );
-    const total = loaded.reduce((n, r) => n + r.bytes, 0);
+    // Three cold loads (a fresh browser context each: empty cache), the median quoted and
+    // checked, so one slow moment of a shared two-core machine does not decide it.
+    const runs: { kb: number; ms: number; urls: string[] }[] = [];
+    for (let i = 0; i < 3; i++) {
+      const { context, page } = await newPage();
+      // The context's renderer process is started first, on a page of the API that is not
+      // the console: its start-up is the browser's cost, not the console's.
+      await page.goto(`${base}/healthz`);
+      const loaded: { url: string; bytes: number }[] = [];
+      page.on('requestfinished', (req) => {
+        void req
+          .sizes()
+          .then((s) => loaded.push({ url: req.url(), bytes: s.responseBodySize + s.responseHeadersSize }));
+      });
+      await page.goto(`${base}/`);
+      await page.getByLabel('API key', { exact: true }).waitFor();
+      await expect
+        .poll(() => loaded.some((r) => r.url.endsWith('/console/config.json')), { timeout: QUICK })
+        .toBe(true);
+      // The app marks the moment its first render is done and its handlers attached.
+      const ms = await page.evaluate<number>(`performance.getEntriesByName('svc-interactive')[0].startTime`);
+      runs.push({ kb: loaded.reduce((n, r) => n + r.bytes, 0) / 1024, ms, urls: loaded.map((r) => r.url) });
+      if (i === 2) await check(page, 'sign-in');
+      await context.close();
+    }
+    const median = [...runs].sort((x, y) => x.ms - y.ms)[1]!;
     console.log(
-      `console first load: ${(total / 1024).toFixed(1)} KB transferred in ${loaded.length} requests, interactive after ${interactiveMs.toFixed(0)} ms`,
+      `console first load: ${median.kb.toFixed(1)} KB transferred (gzip) in ${median.urls.length} requests; interactive after ${runs
+        .map((r) => r.ms.toFixed(0))
+        .join(', ')} ms (median ${median.ms.toFixed(0)} ms)`,
     );
-    expect(loaded.some((r) => /\/assets\/main-[A-Z0-9]+\.js$/.test(r.url))).toBe(true);
-    expect(loaded.filter((r) => /terminal/.test(r.url))).toEqual([]);
-    expect(total).toBeLessThanOrEqual(300 * 1024);
-    expect(interactiveMs).toBeLessThanOrEqual(1000);
-    await check(page, 'sign-in');
-    await context.close();
+    for (const r of runs) {
+      expect(r.urls.some((u) => /\/assets\/main-[A-Z0-9]+\.js$/.test(u))).toBe(true);
+      expect(r.urls.filter((u) => /terminal/.test(u))).toEqual([]);
+      expect(r.kb).toBeLessThanOrEqual(300);
+    }
+    expect(median.ms).toBeLessThanOrEqual(1000);
   });
 
   it('signs in with a key from the keyboard (kept in session storage, never in the URL); a wrong key is refused', async () => {
@@ -260,7 +284,10 @@ describe('the console in chromium', () => {
     async () => {
       const alice = await newPage();
       await signIn(alice.page, api.keys.alice);
-      await alice.page.getByRole('link', { name: 'Policies' }).click();
+      // alice is no admin: her menu has no Policies, and the page itself is refused.
+      await expect.poll(() => alice.page.locator('.who').textContent(), { timeout: QUICK }).toBe('alice');
+      expect(await alice.page.getByRole('link', { name: 'Policies' }).count()).toBe(0);
+      await alice.page.goto(`${base}/#/admin/policies`);
       await expect
         .poll(() => alice.page.getByRole('alert').textContent(), { timeout: QUICK })
         .toMatch(/^403 forbidden/);
@@ -323,8 +350,7 @@ describe('the console in chromium', () => {
   it(
     'shows the template process’s logs, stdout and stderr told apart',
     async () => {
-      await createThroughApi('ui-code', 'code', codeTemplate);
-      await waitForSandboxPhase(ns, 'ui-code', 'Running', SLOW);
+      await codeSandbox();
       const { context, page } = await newPage();
       await signIn(page, api.keys.alice);
       await page.goto(`${base}/#/sandboxes/ui-code/logs`);
@@ -334,6 +360,84 @@ describe('the console in chromium', () => {
         .poll(() => logs.locator('.stderr').allTextContents(), { timeout: QUICK })
         .toContain('console-warned\n');
       await check(page, 'sandbox-logs');
+      await context.close();
+    },
+    3 * 60_000,
+  );
+
+  it(
+    'opens a terminal (xterm.js, fetched only now): `echo hi` prints hi',
+    async () => {
+      await codeSandbox();
+      const { context, page } = await newPage();
+      await signIn(page, api.keys.alice);
+      const chunks: string[] = [];
+      page.on('request', (r) => {
+        if (/\/assets\/terminal-/.test(r.url())) chunks.push(r.url());
+      });
+      await page.goto(`${base}/#/sandboxes/ui-code/terminal`);
+      await expect
+        .poll(() => page.getByRole('status').first().textContent(), { timeout: QUICK })
+        .toBe('Connected');
+      expect(chunks).toHaveLength(1);
+      await page.locator('.term-box').click();
+      await page.keyboard.type('echo hi');
+      await page.keyboard.press('Enter');
+      // The screen's rows as xterm.js draws them: the command's line, then one that is just `hi`.
+      const rows = () => page.locator('.xterm-rows > div').allTextContents();
+      await expect
+        .poll(async () => (await rows()).map((r) => r.replace(/\u00a0/g, ' ').trim()), { timeout: QUICK })
+        .toContain('hi');
+      expect((await rows()).some((r) => r.includes('echo hi'))).toBe(true);
+      await check(page, 'sandbox-terminal');
+      await context.close();
+    },
+    3 * 60_000,
+  );
+
+  it(
+    'uploads a file by drag and drop (with progress) and downloads the same bytes; mkdir and delete',
+    async () => {
+      await codeSandbox();
+      const { context, page } = await newPage();
+      await signIn(page, api.keys.alice);
+      await page.goto(`${base}/#/sandboxes/ui-code/files`);
+      await page.getByRole('heading', { name: /Files in/ }).waitFor();
+      const bytes = randomBytes(3 * 1024 * 1024);
+      // A drop as the browser makes it: a DataTransfer holding a File, on the drop zone.
+      await page.evaluate(
+        `(() => {
+        const data = Uint8Array.from(atob(${JSON.stringify(bytes.toString('base64'))}), (c) => c.charCodeAt(0));
+        const dt = new DataTransfer();
+        dt.items.add(new File([data], 'dropped.bin'));
+        document.querySelector('.dropzone').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      })()`,
+      );
+      await expect
+        .poll(() => page.locator('li[data-upload="dropped.bin"]').getAttribute('data-done'), {
+          timeout: SLOW,
+        })
+        .toBe('true');
+      expect(await page.locator('li[data-upload="dropped.bin"] progress').getAttribute('value')).toBe('1');
+      await page.locator('tr[data-file="dropped.bin"]').waitFor({ timeout: QUICK });
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download dropped.bin' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe('dropped.bin');
+      const got = readFileSync(await download.path());
+      expect(sha256(got)).toBe(sha256(bytes));
+      expect(got.length).toBe(bytes.length);
+
+      await page.getByLabel('New folder').fill('made-here');
+      await page.getByRole('button', { name: 'Create folder' }).click();
+      await page.locator('tr[data-file="made-here"]').waitFor({ timeout: QUICK });
+      await check(page, 'sandbox-files');
+      await page.getByRole('button', { name: 'Delete dropped.bin' }).click();
+      await page.getByRole('button', { name: 'Really delete dropped.bin' }).click();
+      await expect
+        .poll(() => page.locator('tr[data-file="dropped.bin"]').count(), { timeout: QUICK })
+        .toBe(0);
       await context.close();
     },
     3 * 60_000,

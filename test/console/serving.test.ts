@@ -64,6 +64,18 @@ describe('serving the console', () => {
     }
   });
 
+  it('sends its headers on the console’s paths only, never on the API’s', async () => {
+    for (const path of ['/healthz', '/api/v1/sandboxes']) {
+      const res = await fetch(`${base}${path}`, { headers: { 'x-api-key': api.keys.alice } });
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('content-security-policy'), path).toBeNull();
+      await res.arrayBuffer();
+    }
+    const missing = await fetch(`${base}/nothing-here`);
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-security-policy')).toBeNull();
+  });
+
   it('says how to sign in: no OIDC here', async () => {
     const res = await fetch(`${base}/console/config.json`);
     expect(res.status).toBe(200);

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
+import type { Schemas } from '../../../clients/typescript/index.ts';
 import { ErrorBox } from '../errors.tsx';
 import type { Session } from '../main.tsx';
 import { go, href } from '../router.ts';
-import { listTemplates, type TemplateInfo } from '../extra.ts';
 
 export function CreatePage({ session }: { session: Session }) {
-  const [templates, setTemplates] = useState<TemplateInfo[] | undefined>();
+  const [templates, setTemplates] = useState<Schemas['Template'][] | undefined>();
   const [name, setName] = useState('');
   const [template, setTemplate] = useState('');
   const [mode, setMode] = useState<'code' | 'agent'>('code');
@@ -14,8 +14,9 @@ export function CreatePage({ session }: { session: Session }) {
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    listTemplates(session)
-      .then((t) => {
+    session.client
+      .listTemplates()
+      .then(({ templates: t }) => {
         setTemplates(t);
         if (t[0]) setTemplate((cur) => cur || t[0]!.name);
       })

@@ -1,7 +1,10 @@
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { ErrorBox } from '../errors.tsx';
-import { deleteFile, downloadFile, listFiles, makeDir, uploadFile, type FileEntry } from '../extra.ts';
+import type { Schemas } from '../../../clients/typescript/index.ts';
+import { uploadFile } from '../upload.ts';
 import type { Session } from '../main.tsx';
+
+type FileEntry = Schemas['FileEntry'];
 
 const ROOT = '/workspace';
 const join = (dir: string, name: string) => `${dir.replace(/\/+$/, '')}/${name}`;
@@ -24,7 +27,7 @@ export function FilesTab({ session, name }: { session: Session; name: string }) 
   const [confirm, setConfirm] = useState<string>();
   const refresh = useCallback(async () => {
     try {
-      const list = await listFiles(session, name, dir);
+      const { entries: list } = await session.client.listFiles(name, dir);
       list.sort((a, b) => Number(b.isDir) - Number(a.isDir) || a.name.localeCompare(b.name));
       setEntries(list);
       setError(undefined);
@@ -54,7 +57,7 @@ export function FilesTab({ session, name }: { session: Session; name: string }) 
   };
   const download = async (entry: FileEntry) => {
     try {
-      const blob = await downloadFile(session, name, entry.path);
+      const blob = await (await session.client.readFile(name, entry.path)).blob();
       const url = URL.createObjectURL(blob);
       const a = document.createElement('a');
       a.href = url;
@@ -70,7 +73,7 @@ export function FilesTab({ session, name }: { session: Session; name: string }) 
   const remove = async (entry: FileEntry) => {
     setConfirm(undefined);
     try {
-      await deleteFile(session, name, entry.path, entry.isDir);
+      await session.client.deleteFile(name, entry.path, { recursive: entry.isDir });
       await refresh();
     } catch (err) {
       setError(err);
@@ -135,7 +138,8 @@ export function FilesTab({ session, name }: { session: Session; name: string }) 
           e.preventDefault();
           const n = newDir.trim();
           if (!n) return;
-          makeDir(session, name, join(dir, n))
+          session.client
+            .fileOperation(name, join(dir, n), { op: 'mkdir' })
             .then(() => {
               setNewDir('');
               return refresh();

@@ -1,10 +1,11 @@
-// The terminal: xterm.js over the API's WebSocket. Loaded on demand (its own chunk), and
-// signed in with a one-use ticket, since a browser cannot put a header on a WebSocket.
+// The terminal: xterm.js on the client's terminal session (a one-use ticket, then the API's
+// WebSocket with `?ticket=`, since a browser cannot put a header on a WebSocket). This file
+// and xterm.js are their own chunk, fetched the first time a terminal opens.
 import { FitAddon } from '@xterm/addon-fit';
 import { Terminal } from '@xterm/xterm';
 import { useEffect, useRef, useState } from 'preact/hooks';
+import type { TerminalSession } from '../../../clients/typescript/index.ts';
 import { ErrorBox } from '../errors.tsx';
-import { terminalTicket } from '../extra.ts';
 import type { Session } from '../main.tsx';
 
 export function TerminalTab({ session, name }: { session: Session; name: string }) {
@@ -17,48 +18,32 @@ export function TerminalTab({ session, name }: { session: Session; name: string 
     term.loadAddon(fit);
     term.open(box.current!);
     fit.fit();
-    let socket: WebSocket | undefined;
-    let closed = false;
-    const encoder = new TextEncoder();
-    (async () => {
-      const ticket = await terminalTicket(session, name);
-      const url = new URL(`/api/v1/sandboxes/${encodeURIComponent(name)}/terminal`, location.href);
-      url.protocol = location.protocol === 'https:' ? 'wss:' : 'ws:';
-      url.search = new URLSearchParams({
-        cols: String(term.cols),
-        rows: String(term.rows),
-        ticket,
-      }).toString();
-      if (closed) return;
-      const ws = new WebSocket(url);
-      socket = ws;
-      ws.binaryType = 'arraybuffer';
-      ws.onopen = () => {
+    let shell: TerminalSession | undefined;
+    let left = false;
+    session.client
+      .openTerminal(name, { cols: term.cols, rows: term.rows })
+      .then((s) => {
+        if (left) return s.close();
+        shell = s;
         setStatus('Connected');
+        s.onData((bytes) => term.write(bytes));
+        term.onData((d) => s.send(d));
+        term.onResize(({ cols, rows }) => s.resize(cols, rows));
         term.focus();
-      };
-      ws.onmessage = (e: MessageEvent<ArrayBuffer | string>) => {
-        if (typeof e.data === 'string') {
-          const msg = JSON.parse(e.data) as { type?: string; exitCode?: number };
-          if (msg.type === 'exit') setStatus(`The shell exited with code ${msg.exitCode ?? '?'}`);
-          return;
-        }
-        term.write(new Uint8Array(e.data));
-      };
-      ws.onclose = (e) => setStatus((s) => (s.startsWith('The shell') ? s : `Disconnected (${e.code})`));
-      term.onData((d) => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(encoder.encode(d));
+        void s.exit.then((code) =>
+          setStatus(code === null ? 'Disconnected' : `The shell exited with code ${code}`),
+        );
+      })
+      .catch((err: unknown) => {
+        setStatus('Not connected');
+        setError(err);
       });
-      term.onResize(({ cols, rows }) => {
-        if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: 'resize', cols, rows }));
-      });
-    })().catch(setError);
     const onResize = () => fit.fit();
     addEventListener('resize', onResize);
     return () => {
-      closed = true;
+      left = true;
       removeEventListener('resize', onResize);
-      socket?.close();
+      shell?.close();
       term.dispose();
     };
   }, [session, name]);
@@ -68,7 +53,7 @@ export function TerminalTab({ session, name }: { session: Session; name: string 
         {status}
       </p>
       <ErrorBox error={error} />
-      <div class="terminal" ref={box} aria-label="Terminal" />
+      <div class="term-box" ref={box} role="region" aria-label="Terminal" />
     </>
   );
 }
