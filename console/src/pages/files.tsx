@@ -178,35 +178,37 @@ export function FilesTab({ session, name }: { session: Session; name: string }) 
                   </td>
                   <td>{f.isDir ? '' : f.size}</td>
                   <td>{new Date(f.modifiedAt * 1000).toLocaleString()}</td>
-                  <td class="actions">
-                    {f.isDir ? null : (
-                      <button
-                        type="button"
-                        aria-label={`Download ${f.name}`}
-                        onClick={() => void download(f)}
-                      >
-                        Download
-                      </button>
-                    )}
-                    {confirm === f.path ? (
-                      <button
-                        type="button"
-                        class="danger"
-                        aria-label={`Really delete ${f.name}`}
-                        onClick={() => void remove(f)}
-                      >
-                        Really delete
-                      </button>
-                    ) : (
-                      <button
-                        type="button"
-                        class="danger"
-                        aria-label={`Delete ${f.name}`}
-                        onClick={() => setConfirm(f.path)}
-                      >
-                        Delete
-                      </button>
-                    )}
+                  <td>
+                    <div class="actions">
+                      {f.isDir ? null : (
+                        <button
+                          type="button"
+                          aria-label={`Download ${f.name}`}
+                          onClick={() => void download(f)}
+                        >
+                          Download
+                        </button>
+                      )}
+                      {confirm === f.path ? (
+                        <button
+                          type="button"
+                          class="danger"
+                          aria-label={`Really delete ${f.name}`}
+                          onClick={() => void remove(f)}
+                        >
+                          Really delete
+                        </button>
+                      ) : (
+                        <button
+                          type="button"
+                          class="danger"
+                          aria-label={`Delete ${f.name}`}
+                          onClick={() => setConfirm(f.path)}
+                        >
+                          Delete
+                        </button>
+                      )}
+                    </div>
                   </td>
                 </tr>
               ))}
