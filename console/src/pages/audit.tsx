@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'preact/hooks';
+import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/index.ts';
 import { ErrorBox } from '../errors.tsx';
 import type { Session } from '../main.tsx';
@@ -15,8 +15,12 @@ export function AuditPage({ session }: { session: Session }) {
   const [items, setItems] = useState<Record_[] | undefined>();
   const [next, setNext] = useState<string | undefined>();
   const [error, setError] = useState<unknown>();
+  // Only the latest request's answer is shown: an earlier, slower one (the unfiltered first
+  // page) must not overwrite the filtered page that was asked for after it.
+  const latest = useRef(0);
   const load = useCallback(
     async (cont?: string) => {
+      const mine = ++latest.current;
       try {
         const page = await session.client.listAuditEvents({
           ...(filters.sandbox ? { sandbox: filters.sandbox } : {}),
@@ -24,6 +28,7 @@ export function AuditPage({ session }: { session: Session }) {
           ...(filters.since ? { since: new Date(filters.since).toISOString() } : {}),
           ...(cont ? { continue: cont } : {}),
         });
+        if (mine !== latest.current) return;
         setItems((cur) => (cont ? [...(cur ?? []), ...page.items] : page.items));
         setNext(page.continue);
         setError(undefined);

@@ -63,7 +63,11 @@ export function CreatePage({ session }: { session: Session }) {
           Lower-case letters, digits and dashes.
         </p>
         <label for="template">Template</label>
-        {templates && templates.length > 0 ? (
+        {templates === undefined ? (
+          <select id="template" disabled>
+            <option>Loading templates…</option>
+          </select>
+        ) : templates.length > 0 ? (
           <select id="template" value={template} onChange={(e) => setTemplate(e.currentTarget.value)}>
             {templates.map((t) => (
               <option key={`${t.kind}/${t.name}`} value={t.name}>
