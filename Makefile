@@ -23,11 +23,12 @@ node_modules/.stamp: package.json package-lock.json
 deps: node_modules/.stamp system-deps
 
 # Debian packages the sandbox runtime uses (bubblewrap for devnode's isolation), lua5.4,
-# which runs the Argo CD health checks in config/argocd in their test, and busybox-static for
-# the tiny non-glibc root that test/sandboxd/any-image.test.ts runs sandboxd in.
+# which runs the Argo CD health checks in config/argocd in their test, busybox-static for
+# the tiny non-glibc root that test/sandboxd/any-image.test.ts runs sandboxd in, and chromium,
+# the browser test/console drives with playwright-core (no browser is downloaded).
 system-deps:
-	@command -v bwrap >/dev/null && command -v lua5.4 >/dev/null && [ -x /bin/busybox ] || \
-		{ apt-get update -qq && apt-get install -y -qq bubblewrap lua5.4 busybox-static >/dev/null; }
+	@command -v bwrap >/dev/null && command -v lua5.4 >/dev/null && [ -x /bin/busybox ] && [ -x /usr/bin/chromium ] || \
+		{ apt-get update -qq && apt-get install -y -qq bubblewrap lua5.4 busybox-static chromium >/dev/null; }
 
 # etcd, kube-apiserver and kubectl, built from the Go module proxy (cached by version).
 kube:
@@ -56,6 +57,7 @@ client-types: node_modules/.stamp
 typecheck: node_modules/.stamp
 	npx tsc --noEmit -p tsconfig.json
 	npx tsc --noEmit -p clients/typescript/tsconfig.browser.json
+	npx tsc --noEmit -p console/src/tsconfig.json
 
 lint: node_modules/.stamp
 	npx eslint --max-warnings=0 .
@@ -73,7 +75,7 @@ test-go:
 
 # The run's temporary folders live in a folder of its own (TMPDIR), so the leftover check
 # looks only at this run's processes and mounts: another make test beside it is not a leftover.
-test-integration: deps kube helm sandboxd-binary
+test-integration: deps kube helm sandboxd-binary console
 	@run=$$(mktemp -d /tmp/sr.XXXXXX); rc=0; \
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) TMPDIR=$$run npx vitest run --project integration || rc=$$?; \
 	bash hack/check-no-leftovers.sh "$$run" || rc=1; \
@@ -94,6 +96,14 @@ test-fuzz: deps kube helm
 
 test: deps kube typecheck lint format-check check-generated test-unit test-go image-check test-python test-fuzz test-integration
 
+# The browser console (console/README.md), built into dist/console, which the API serves at
+# `/` (make dev passes it; `svc api --console.dir`). Rebuilt only when its sources change.
+CONSOLE_SOURCES := $(shell find console clients/typescript -type f -not -name '*.test.ts' 2>/dev/null) package-lock.json
+.PHONY: console
+console: dist/console/index.html
+dist/console/index.html: node_modules/.stamp $(CONSOLE_SOURCES)
+	$(NODE) console/build.ts
+
 # sandboxd as one static Go binary, the file sandbox images receive. Reproducible (no cgo,
 # no paths, no VCS stamp, no build id: the same source gives the same bytes) and rebuilt
 # only when its sources change.
@@ -110,7 +120,7 @@ image-check: node_modules/.stamp sandboxd-binary system-deps
 # The whole service on this machine; state in .dev/ (delete it to start afresh). The API
 # listens on 127.0.0.1:$(PORT): `make dev PORT=9090` for another port.
 PORT ?= 8080
-dev: deps kube helm
+dev: deps kube helm console
 	@SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) hack/dev.ts --port '$(PORT)'
 
 # Benchmarks print figures; they are not tests (see bench/README.md).

@@ -10,6 +10,7 @@ import { cloneRoutes } from './clone/index.ts';
 import { execRoutes } from './exec/index.ts';
 import { fileRoutes } from './files/index.ts';
 import { discoveryRoutes } from './discovery/index.ts';
+import { consoleRoutes } from './console/index.ts';
 import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { requestLog } from './logging/index.ts';
@@ -71,6 +72,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/audit', auditRoutes(deps));
   v1.route('/governance', governanceRoutes(deps));
   app.route('/api/v1', v1);
+  if (deps.console) app.route('/', consoleRoutes(deps.console));
   return app;
 }
 

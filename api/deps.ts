@@ -4,6 +4,7 @@ import type { ApiKeyStore, AuthOptions } from './auth/index.ts';
 import type { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
 import type { PreviewTargets } from './preview/index.ts';
 import type { AuditRecorder } from './audit/index.ts';
+import type { ConsoleOptions } from './console/index.ts';
 import type { ApiMetrics } from './metrics/index.ts';
 import type { CredentialGate, Governance, NamespaceGate, SandboxdLocator } from '../kube/index.ts';
 import type { UserSecrets } from './secrets/index.ts';
@@ -39,4 +40,6 @@ export interface ApiDeps {
   sandboxd: SandboxdLocator;
   /** Spans of configure and invoke (a no-op tracer when no exporter is configured). */
   tracing: Tracing;
+  /** The browser console at `/`, when its built files are there (`make console`). */
+  console?: ConsoleOptions;
 }

@@ -41,6 +41,11 @@ const Config = z
     'auth.oidc.userClaim': z.string().optional(),
     'auth.devAuth': booleanFlag,
     'networking.previewDomain': z.string().optional(),
+    /** The built browser console (`make console` writes dist/console); none: no console at `/`. */
+    'console.dir': z.string().optional(),
+    /** The OIDC client the console signs in as (authorization code + PKCE); default the audience. */
+    'console.oidcClientId': z.string().optional(),
+    'console.oidcScope': z.string().default('openid profile email'),
     // The spec's planned toggle; accepted only as false so a deployment never believes
     // argv and stdin are being recorded when they are not.
     'audit.includeInvokePayloads': booleanFlag.refine((v) => !v, {
@@ -117,6 +122,22 @@ export async function startApi(config: Config): Promise<{ address: string; close
     previewDomain: config['networking.previewDomain'],
     statusWaitMs: config['status-wait-seconds'] * 1000,
     tracing,
+    ...(config['console.dir']
+      ? {
+          console: {
+            dir: config['console.dir'],
+            ...(issuer
+              ? {
+                  oidc: {
+                    issuer,
+                    clientId: config['console.oidcClientId'] ?? config['auth.oidc.audience']!,
+                    scope: config['console.oidcScope'],
+                  },
+                }
+              : {}),
+          },
+        }
+      : {}),
   };
   const app = createApp(deps);
   const served = await serveApi(app, deps, config.listen);

@@ -166,6 +166,10 @@ async function main(): Promise<number> {
         NAMESPACE,
         '--auth.devAuth',
         'true',
+        // The browser console, when `make console` has built it (make dev does).
+        ...(existsSync(join(root, 'dist/console/index.html'))
+          ? ['--console.dir', join(root, 'dist/console')]
+          : []),
       ],
       signIn('api'),
     );
@@ -192,6 +196,8 @@ async function main(): Promise<number> {
       { mode: 0o600 },
     );
     say(`\nsvc is running: ${url}/api/v1  (kube-apiserver ${controlPlane.version})`);
+    if (existsSync(join(root, 'dist/console/index.html')))
+      say(`  console:   ${url}/  (sign in with a key below)`);
     say(`  admin key: ${keys.admin}`);
     say(`  alice key: ${keys.alice}`);
     say(`  bob key:   ${keys.bob}`);

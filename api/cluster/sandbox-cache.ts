@@ -10,6 +10,9 @@ import type { Logger } from 'pino';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 
 type Listener = (sandbox: Sandbox) => void;
+/** What happened to a sandbox in the cache, for `GET /sandboxes?watch=true`. */
+export type SandboxChange = 'added' | 'modified' | 'deleted';
+type Watcher = (change: SandboxChange, sandbox: Sandbox) => void;
 
 /**
  * Every Sandbox in the cluster, kept current by list+watch, so reads never touch the
@@ -19,6 +22,7 @@ export class SandboxCache {
   // client-node types metadata timestamps as Date; on the wire (and here) they are strings.
   readonly #watch: ListWatch<KubernetesObject>;
   readonly #listeners = new Set<Listener>();
+  readonly #watchers = new Set<Watcher>();
   readonly #logger: Logger;
   #stopped = false;
 
@@ -38,9 +42,14 @@ export class SandboxCache {
       false,
     );
     const notify = (s: KubernetesObject) => this.#listeners.forEach((l) => l(s as unknown as Sandbox));
+    const tell = (change: SandboxChange) => (s: KubernetesObject) =>
+      this.#watchers.forEach((w) => w(change, s as unknown as Sandbox));
     this.#watch.on('add', notify);
     this.#watch.on('update', notify);
     this.#watch.on('delete', notify);
+    this.#watch.on('add', tell('added'));
+    this.#watch.on('update', tell('modified'));
+    this.#watch.on('delete', tell('deleted'));
     this.#watch.on('error', (err) => {
       if (this.#stopped) return;
       this.#logger.warn({ err }, 'sandbox watch failed; restarting');
@@ -64,6 +73,12 @@ export class SandboxCache {
 
   list(namespace?: string): readonly Sandbox[] {
     return this.#watch.list(namespace) as unknown as readonly Sandbox[];
+  }
+
+  /** Calls `watcher` on every change from now on; the returned function stops it. */
+  subscribe(watcher: Watcher): () => void {
+    this.#watchers.add(watcher);
+    return () => this.#watchers.delete(watcher);
   }
 
   /**

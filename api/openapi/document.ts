@@ -175,9 +175,11 @@ export const operations: Operation[] = [
     method: 'get',
     path: '/sandboxes',
     operationId: 'listSandboxes',
-    summary: 'List sandboxes (non-admins see their own)',
+    summary:
+      'List sandboxes (non-admins see their own); `watch=true` with `Accept: text/event-stream` streams `added` for each, then `added`, `modified`, `deleted` as they change',
     query: ListQuery,
     responses: { 200: SandboxList },
+    events: { added: Sandbox, modified: Sandbox, deleted: Sandbox },
     errors: [400, 401, 404, 503],
   },
   {

@@ -18,6 +18,7 @@ import {
   requireNamespace,
 } from './access.ts';
 import { paginate } from './paginate.ts';
+import { watchSandboxes } from './watch.ts';
 
 /** Sandbox lifecycle: create, get, list, delete, stop and resume. */
 export function sandboxRoutes(deps: ApiDeps): Hono {
@@ -47,6 +48,10 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     if (!query.success) throw validationError(query.error);
     const { mode, phase, limit } = query.data;
     const namespace = query.data.namespace ?? deps.defaultNamespace;
+    if (query.data.watch === 'true') {
+      if (deps.cache.list(namespace).length === 0) await requireNamespace(deps, namespace);
+      return watchSandboxes(c, deps, { namespace, mode, phase });
+    }
     const all = deps.cache.list(namespace);
     if (all.length === 0) await requireNamespace(deps, namespace);
     const visible = all

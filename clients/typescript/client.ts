@@ -16,6 +16,7 @@ export type InvokeEvents = SseEvents['invokeSandbox'];
 export type ConfigureEvents = SseEvents['configureSandbox'];
 export type ExecEvents = SseEvents['execSandbox'];
 export type LogEvents = SseEvents['getSandboxLogs'];
+export type WatchEvents = SseEvents['listSandboxes'];
 
 /** Where every route of the document lives under the API's origin (its `servers` entry). */
 export const API_PREFIX = '/api/v1';
@@ -114,9 +115,28 @@ export class SvcClient {
   // Sandboxes
 
   async listSandboxes(opts: CallOptions & Query<'listSandboxes'> = {}): Promise<Success<'listSandboxes'>> {
+    // The document also types the answer as the watch's events; without watch it is JSON.
     return ok(
       await this.raw.GET('/sandboxes', { params: { query: this.#query(opts) }, signal: opts.signal }),
+    ) as Success<'listSandboxes'>;
+  }
+
+  /**
+   * `GET /sandboxes?watch=true`: each visible sandbox as `added`, then `added`, `modified` and
+   * `deleted` as they change, until `opts.signal` aborts (or the stream is left).
+   */
+  async watchSandboxes(
+    opts: CallOptions & Pick<Query<'listSandboxes'>, 'mode'> = {},
+  ): Promise<EventStream<WatchEvents>> {
+    const stream = ok(
+      await this.raw.GET('/sandboxes', {
+        params: { query: { ...this.#query(opts), watch: 'true' } },
+        headers: { accept: 'text/event-stream' },
+        parseAs: 'stream',
+        signal: opts.signal,
+      }),
     );
+    return new EventStream<WatchEvents>(streamOf(stream), sseEventNames.listSandboxes);
   }
 
   async createSandbox(

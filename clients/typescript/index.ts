@@ -13,6 +13,7 @@ export type {
   Schemas,
   TerminalOptions,
   WaitOptions,
+  WatchEvents,
 } from './client.ts';
 export { TerminalSession } from './terminal.ts';
 export {

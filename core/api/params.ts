@@ -52,6 +52,8 @@ export const ListQuery = NamespaceQuery.extend({
   phase: z.enum(['Pending', 'Creating', 'Running', 'Stopped', 'Error']).optional(),
   limit: z.coerce.number().int().min(1).max(500).default(100),
   continue: z.string().max(1024).optional(),
+  /** `true` with `Accept: text/event-stream`: the visible sandboxes, then every change, as SSE. */
+  watch: z.enum(['true', 'false']).optional(),
 });
 
 /** `GET /audit/events` */

@@ -58,6 +58,8 @@ export async function startTestApi(
     serviceNamespace?: string;
     /** Where the API's spans go (default: a no-op tracer). */
     tracing?: Tracing;
+    /** The browser console at `/` (test/console): where it is built, and OIDC sign-in. */
+    console?: ApiDeps['console'];
   } = {},
 ): Promise<TestApi> {
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
@@ -96,6 +98,7 @@ export async function startTestApi(
     clock: () => new Date(),
     statusWaitMs: opts.statusWaitMs ?? 30_000,
     tracing: opts.tracing ?? createTracing({ serviceName: 'svc-api-test' }),
+    ...(opts.console ? { console: opts.console } : {}),
   };
   await ensureDefaultTemplate(ns);
   const app = createApp(deps);

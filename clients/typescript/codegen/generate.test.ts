@@ -27,5 +27,9 @@ test('the streaming operations and their events are read from x-sse-events', asy
       operationId: 'invokeSandbox',
       events: { start: 'StartEvent', log: 'LogEvent', exit: 'ExitEvent', error: 'ErrorEvent' },
     },
+    {
+      operationId: 'listSandboxes',
+      events: { added: 'Sandbox', modified: 'Sandbox', deleted: 'Sandbox' },
+    },
   ]);
 });

@@ -9,7 +9,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List sandboxes (non-admins see their own) */
+        /** List sandboxes (non-admins see their own); `watch=true` with `Accept: text/event-stream` streams `added` for each, then `added`, `modified`, `deleted` as they change */
         get: operations["listSandboxes"];
         put?: never;
         /** Create a sandbox */
@@ -1226,6 +1226,7 @@ export interface operations {
                 phase?: "Pending" | "Creating" | "Running" | "Stopped" | "Error";
                 limit?: number;
                 continue?: string;
+                watch?: "true" | "false";
             };
             header?: never;
             path?: never;
@@ -1233,13 +1234,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description Server-Sent Events; the data of each event is the JSON of the schema named after it */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["SandboxList"];
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "added";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "modified";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "deleted";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */

@@ -27,6 +27,11 @@ export interface SseEvents {
     exit: Schemas['ExitEvent'];
     error: Schemas['ErrorEvent'];
   };
+  listSandboxes: {
+    added: Schemas['Sandbox'];
+    modified: Schemas['Sandbox'];
+    deleted: Schemas['Sandbox'];
+  };
 }
 
 /** The same event names at run time (a stream skips names it does not know). */
@@ -35,4 +40,5 @@ export const sseEventNames = {
   execSandbox: ['start', 'log', 'exit', 'error'],
   getSandboxLogs: ['log'],
   invokeSandbox: ['start', 'log', 'exit', 'error'],
+  listSandboxes: ['added', 'modified', 'deleted'],
 } as const;

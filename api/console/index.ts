@@ -1,0 +1,2 @@
+export { consoleRoutes } from './routes.ts';
+export type { ConsoleOptions } from './routes.ts';
