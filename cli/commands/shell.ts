@@ -1,0 +1,49 @@
+// shell: the sandbox's terminal (GET /sandboxes/{id}/terminal, a WebSocket; docs/terminal.md)
+// on this one. The local terminal goes raw, so every key (Ctrl-C too) reaches the remote
+// shell; its size is sent at the start and after each SIGWINCH; the remote exit code is sbx's.
+import { CliError, ExitCode } from '../errors.ts';
+import type { Invocation } from '../main.ts';
+import { openSession } from '../session.ts';
+import { openTerminal } from './routes.ts';
+
+function size(): { cols: number; rows: number } {
+  // A pseudo-terminal nobody sized yet says 0x0: a classic terminal's size instead.
+  const cols = process.stdout.columns || 80;
+  const rows = process.stdout.rows || 24;
+  return { cols, rows };
+}
+
+export async function shell(inv: Invocation<{ command?: string }>): Promise<number> {
+  const name = inv.args[0]!;
+  const { client } = await openSession(inv.globals);
+  // Asked first: a refused upgrade says nothing a person could read (404, 403, 409 do).
+  const s = await client.getSandbox(name);
+  if (s.status?.phase !== 'Running') {
+    throw new CliError(
+      `${name} is ${s.status?.phase ?? 'Pending'}, not Running${s.status?.message ? `: ${s.status.message}` : ''}`,
+    );
+  }
+  const term = await openTerminal(client, name, {
+    ...size(),
+    ...(inv.opts.command ? { command: inv.opts.command } : {}),
+  });
+  const stdin = process.stdin;
+  const raw = stdin.isTTY === true;
+  if (raw) stdin.setRawMode(true);
+  const onInput = (chunk: Buffer) => term.send(chunk);
+  const onResize = () => term.resize(size().cols, size().rows);
+  stdin.on('data', onInput);
+  stdin.resume();
+  process.stdout.on('resize', onResize);
+  process.on('SIGWINCH', onResize);
+  try {
+    const exitCode = await term.run((bytes) => process.stdout.write(bytes));
+    return exitCode ?? ExitCode.error;
+  } finally {
+    stdin.off('data', onInput);
+    process.stdout.off('resize', onResize);
+    process.off('SIGWINCH', onResize);
+    if (raw) stdin.setRawMode(false);
+    stdin.pause();
+  }
+}
