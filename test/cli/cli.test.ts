@@ -1,6 +1,7 @@
 // The built sbx binary (dist/sbx) against the whole stack over real HTTP: the API served on
 // 127.0.0.1, the operator, devnode and sandboxd. Each command once, its output and exit code
 // checked, and what it did checked through the API.
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -343,7 +344,7 @@ describe('sbx against the whole stack', () => {
       const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
       const reply = await new Promise<string>((resolve, reject) => {
         ws.on('open', () => ws.send('ping'));
-        ws.on('message', (data) => resolve(String(data)));
+        ws.on('message', (data: Buffer) => resolve(data.toString()));
         ws.on('error', reject);
       });
       expect(reply).toBe('echo:ping');
@@ -418,7 +419,6 @@ describe('sbx against the whole stack', () => {
   test('completion scripts for bash and zsh complete commands and flags', async () => {
     const script = (await sbx(['completion', 'bash'], env)).stdout;
     await writeFile(join(home, 'sbx.bash'), script);
-    const { execFile } = await import('node:child_process');
     const words = await new Promise<string>((resolve, reject) =>
       execFile(
         'bash',
@@ -427,7 +427,7 @@ describe('sbx against the whole stack', () => {
           `source ${join(home, 'sbx.bash')}; COMP_WORDS=(sbx por); COMP_CWORD=1; _sbx; echo "\${COMPREPLY[*]}"; COMP_WORDS=(sbx create x --wa); COMP_CWORD=3; _sbx; echo "\${COMPREPLY[*]}"`,
         ],
         { env: { ...env, PATH: `/nonexistent:${process.env.PATH ?? ''}` } },
-        (err, stdout) => (err ? reject(err) : resolve(stdout)),
+        (err, stdout) => (err ? reject(new Error(err.message)) : resolve(stdout)),
       ),
     );
     expect(words).toBe('port-forward ports\n--wait --wait-timeout\n');
