@@ -71,11 +71,23 @@ describe('sbx in a code sandbox', () => {
       code: 0,
       stdout: 'HELLO SBX\n',
     });
+    expect((await sbx(['exec', box, '--', 'mkdir', '-p', '/workspace/w'], env)).code).toBe(0);
     const split = await sbx(
-      ['exec', box, '-e', 'WHO=sbx', '-w', '/tmp', '--', 'sh', '-c', 'echo "out $WHO $(pwd)"; echo err >&2'],
+      [
+        'exec',
+        box,
+        '-e',
+        'WHO=sbx',
+        '-w',
+        '/workspace/w',
+        '--',
+        'sh',
+        '-c',
+        'echo "out $WHO $(pwd)"; echo err >&2',
+      ],
       env,
     );
-    expect(split).toMatchObject({ code: 0, stdout: 'out sbx /tmp\n', stderr: 'err\n' });
+    expect(split).toMatchObject({ code: 0, stdout: 'out sbx /workspace/w\n', stderr: 'err\n' });
   });
 
   test('cp: a folder of 100 files there and back, sha256 equal; a single file too', async () => {
