@@ -43,10 +43,16 @@ export class Running {
     });
   }
 
+  /** Stdout without terminal escape sequences (colours, bracketed-paste switches). */
+  get plain(): string {
+    // eslint-disable-next-line no-control-regex
+    return this.stdout.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '');
+  }
+
   /** Resolves once stdout (or stderr) matches; rejects at the timeout or if sbx ends first. */
   async until(
     pattern: RegExp,
-    stream: 'stdout' | 'stderr' = 'stdout',
+    stream: 'stdout' | 'stderr' | 'plain' = 'stdout',
     timeoutMs = 60_000,
   ): Promise<RegExpMatchArray> {
     const deadline = Date.now() + timeoutMs;
