@@ -33,6 +33,9 @@ export async function shell(inv: Invocation<{ command?: string }>): Promise<numb
   const onInput = (chunk: Buffer) => term.send(chunk);
   const onResize = () => term.resize(size().cols, size().rows);
   stdin.on('data', onInput);
+  // Piped input (not a terminal): its end is the shell's end of input, as Ctrl-D would be.
+  const onEnd = () => term.send(new Uint8Array([4]));
+  if (!raw) stdin.once('end', onEnd);
   stdin.resume();
   process.stdout.on('resize', onResize);
   process.on('SIGWINCH', onResize);
@@ -41,6 +44,7 @@ export async function shell(inv: Invocation<{ command?: string }>): Promise<numb
     return exitCode ?? ExitCode.error;
   } finally {
     stdin.off('data', onInput);
+    stdin.off('end', onEnd);
     process.stdout.off('resize', onResize);
     process.off('SIGWINCH', onResize);
     if (raw) stdin.setRawMode(false);
