@@ -1,15 +1,7 @@
 // exec and logs: code mode's API (POST /sandboxes/{id}/exec, GET /sandboxes/{id}/logs).
-import type { SvcClient } from '../../clients/typescript/index.ts';
 import { CliError, ExitCode } from '../errors.ts';
 import type { Invocation } from '../main.ts';
 import { openSession } from '../session.ts';
-
-interface ExecEvents {
-  start: { invokeId: string };
-  log: { stream: 'stdout' | 'stderr'; data: string };
-  exit: { invokeId?: string; exitCode: number; reason: string };
-  error: { code: string; message: string };
-}
 
 async function readStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
@@ -29,12 +21,6 @@ function envOf(pairs: string[] | undefined): Record<string, string> | undefined 
   return env;
 }
 
-async function eventStream<M>(res: Response, names: (keyof M & string)[]) {
-  const { EventStream } = await import('../../clients/typescript/index.ts');
-  if (!res.body) throw new CliError('the API answered a stream without a body');
-  return new EventStream<M>(res.body, names);
-}
-
 export async function exec(
   inv: Invocation<{ workdir?: string; env?: string[]; timeout?: string }>,
 ): Promise<number> {
@@ -45,7 +31,6 @@ export async function exec(
   const env = envOf(inv.opts.env);
   const { client } = await openSession(inv.globals);
   const disconnect = new AbortController();
-  const path = `/sandboxes/${encodeURIComponent(name)}/exec`;
   let invokeId: string | undefined;
   let interrupted = false;
   const onSigint = () => {
@@ -55,27 +40,22 @@ export async function exec(
       return;
     }
     interrupted = true;
-    void client
-      .request('POST', `${path}/cancel`, {
-        body: JSON.stringify({ invokeId }),
-        headers: { 'content-type': 'application/json' },
-      })
-      .catch(() => disconnect.abort());
+    client.cancelExec(name, invokeId).catch(() => disconnect.abort());
   };
   process.on('SIGINT', onSigint);
   try {
-    const res = await client.request('POST', path, {
-      body: JSON.stringify({
+    const stream = await client.execSandboxStream(
+      name,
+      {
         command: inv.variadic,
         ...(stdin !== undefined && stdin !== '' ? { stdin } : {}),
         ...(inv.opts.workdir ? { workingDir: inv.opts.workdir } : {}),
         ...(env ? { env } : {}),
         ...(inv.opts.timeout ? { timeout: inv.opts.timeout } : {}),
-      }),
-      headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-      signal: disconnect.signal,
-    });
-    for await (const e of await eventStream<ExecEvents>(res, ['start', 'log', 'exit', 'error'])) {
+      },
+      { signal: disconnect.signal },
+    );
+    for await (const e of stream) {
       if (e.event === 'start') invokeId = e.data.invokeId;
       else if (e.event === 'log')
         (e.data.stream === 'stderr' ? process.stderr : process.stdout).write(e.data.data);
@@ -100,20 +80,17 @@ export async function exec(
 export async function logs(inv: Invocation<{ follow?: boolean }>): Promise<number> {
   const name = inv.args[0]!;
   const { client } = await openSession(inv.globals);
-  const path = `/sandboxes/${encodeURIComponent(name)}/logs`;
   if (!inv.opts.follow) {
-    const res = await client.request('GET', path);
-    writeLogs(await res.text(), res.headers.get('content-type') ?? '');
+    const { entries, truncated, droppedBytes } = await client.getSandboxLogs(name);
+    if (truncated)
+      process.stderr.write(`(${droppedBytes} older bytes dropped: only the last 1 MiB is kept)\n`);
+    for (const e of entries) (e.stream === 'stderr' ? process.stderr : process.stdout).write(e.data);
     return ExitCode.ok;
   }
   const stop = new AbortController();
   process.once('SIGINT', () => stop.abort());
   try {
-    const res = await client.request('GET', `${path}?follow=true`, {
-      headers: { accept: 'text/event-stream' },
-      signal: stop.signal,
-    });
-    for await (const e of await eventStream<{ log: ExecEvents['log'] }>(res, ['log'])) {
+    for await (const e of await client.followSandboxLogs(name, { signal: stop.signal })) {
       (e.data.stream === 'stderr' ? process.stderr : process.stdout).write(e.data.data);
     }
   } catch (err) {
@@ -122,27 +99,3 @@ export async function logs(inv: Invocation<{ follow?: boolean }>): Promise<numbe
   }
   return ExitCode.ok;
 }
-
-/** The logs' answer as text: plain text as it is, or the JSON's entries, each to its stream. */
-function writeLogs(text: string, type: string): void {
-  if (!type.includes('json')) {
-    process.stdout.write(text);
-    return;
-  }
-  const body = JSON.parse(text) as {
-    logs?: string | { stream?: string; data: string }[];
-    entries?: { stream?: string; data: string }[];
-    stdout?: string;
-    stderr?: string;
-  };
-  const entries = Array.isArray(body.logs) ? body.logs : body.entries;
-  if (entries) {
-    for (const e of entries) (e.stream === 'stderr' ? process.stderr : process.stdout).write(e.data);
-  } else if (typeof body.logs === 'string') process.stdout.write(body.logs);
-  else {
-    if (body.stdout) process.stdout.write(body.stdout);
-    if (body.stderr) process.stderr.write(body.stderr);
-  }
-}
-
-export type { SvcClient };
