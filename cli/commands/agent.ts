@@ -68,7 +68,7 @@ export async function configure(
   const files = await filesOf(o.file ?? []);
   const { client } = await openSession(inv.globals);
   const stream = await client.configureSandbox(name, {
-    files: files as { path: string; content: string }[],
+    files,
     entrypoint,
     ...(o.install ? { installCommand: ['sh', '-c', o.install] } : {}),
   });
