@@ -119,7 +119,8 @@ describe('sbx against the whole stack', () => {
     expect(version).toMatchObject({ code: 0, stdout: '0.1.0\n' });
     const help = await sbx(['--help'], env);
     expect(help.code).toBe(0);
-    const listed = help.stdout.slice(help.stdout.indexOf('\nCommands:\n'));
+    const from = help.stdout.indexOf('\nCommands:\n');
+    const listed = help.stdout.slice(from, help.stdout.indexOf('\n\n', from + 1));
     const commands = [...listed.matchAll(/^ {2}([a-z-]+)(?:\|[a-z]+)? /gm)]
       .map((m) => m[1]!)
       .filter((c) => c !== 'help');
@@ -145,7 +146,7 @@ describe('sbx against the whole stack', () => {
     const refused = await sbx(['login', base, '--api-key', 'svc_wrong'], other);
     expect(refused.code).toBe(4);
     expect(refused.stderr.trim().split('\n')).toHaveLength(1);
-    expect(refused.stderr).toMatch(/^error: .*\(unauthorized, HTTP 401\)\n$/);
+    expect(refused.stderr).toMatch(/^error: .*\(unauthenticated, HTTP 401\)\n$/);
     await expect(stat(join(home, 'other/sbx/config.yaml'))).rejects.toThrow(/ENOENT/);
 
     const notSignedIn = await sbx(['ls'], other);
@@ -399,9 +400,13 @@ describe('sbx against the whole stack', () => {
     const name = unique('audited');
     expect((await sbx(['create', name, '--template', plain], env)).code).toBe(0);
     // The operator's events come as it works: each list read is compared with the one before it.
-    const direct = (await apiGet(`/audit/events?sandbox=${name}`, api.keys.admin)) as {
-      items: { id: string; reason: string }[];
-    };
+    // Its first events are written as the operator works: waited for, not assumed.
+    let direct: { items: { id: string; reason: string }[] } = { items: [] };
+    const deadline = Date.now() + 30_000;
+    while (direct.items.length === 0 && Date.now() < deadline) {
+      direct = (await apiGet(`/audit/events?sandbox=${name}`, api.keys.admin)) as typeof direct;
+      if (direct.items.length === 0) await new Promise((r) => setTimeout(r, 200));
+    }
     expect(direct.items.length).toBeGreaterThan(0);
     const json = JSON.parse((await sbx(['audit', '--sandbox', name, '-o', 'json'], adminEnv)).stdout) as {
       items: { id: string; reason: string }[];
