@@ -133,7 +133,9 @@ describe('sbx against the whole stack', () => {
       for (const path of nested[c]?.map((s) => [c, s]) ?? [[c]]) {
         const h = await sbx([...path, '--help'], env);
         expect(h.code, path.join(' ')).toBe(0);
-        expect(h.stdout, path.join(' ')).toContain('Examples:\n  sbx ');
+        expect(h.stdout.slice(h.stdout.indexOf('\nExamples:\n  ')), path.join(' ')).toContain(
+          `sbx ${path.join(' ')} `,
+        );
       }
     }
     const bad = await sbx(['create'], env);
