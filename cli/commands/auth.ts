@@ -6,7 +6,6 @@ import { CliError, ExitCode } from '../errors.ts';
 import type { Invocation } from '../main.ts';
 import { parseFormat, printAs } from '../output.ts';
 import { openSession } from '../session.ts';
-import { getMe } from './routes.ts';
 
 async function readAll(stream: NodeJS.ReadableStream): Promise<string> {
   const chunks: Buffer[] = [];
@@ -68,10 +67,10 @@ export async function login(
   return ExitCode.ok;
 }
 
-/** The caller's name from /user/me, or, on an API without it, the key checked by a list. */
+/** The caller's name from /user/me, or, on an older API without it, the key checked by a list. */
 async function whoIs(client: SvcClient): Promise<string> {
   try {
-    const me = await getMe(client);
+    const me = await client.getCurrentUser();
     return `${me.name ?? me.sub}${me.isAdmin ? ' (admin)' : ''}`;
   } catch (err) {
     if ((err as { status?: number }).status !== 404) throw err;
@@ -82,7 +81,7 @@ async function whoIs(client: SvcClient): Promise<string> {
 
 export async function whoami(inv: Invocation<{ output?: string }>): Promise<number> {
   const { client, target } = await openSession(inv.globals);
-  const me = await getMe(client);
+  const me = await client.getCurrentUser();
   await printAs(parseFormat(inv.opts.output), me, () => ({
     headers: ['name', 'admin', 'groups', 'context', 'server'],
     rows: [

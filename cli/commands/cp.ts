@@ -20,16 +20,6 @@ export function remoteOf(arg: string): { sandbox: string; path: string } | undef
   return m ? { sandbox: m[1]!, path: m[2]! } : undefined;
 }
 
-const filesPath = (sandbox: string, path: string) =>
-  `/sandboxes/${encodeURIComponent(sandbox)}/files/${path
-    .replace(/^\/+/, '')
-    .split('/')
-    .map(encodeURIComponent)
-    .join('/')}`;
-
-const archivePath = (sandbox: string, path: string, format: string) =>
-  `/sandboxes/${encodeURIComponent(sandbox)}/archive?path=${encodeURIComponent(path)}&format=${format}`;
-
 /** Counts the bytes that pass, for the progress bar. */
 function counting(progress: Progress): Transform {
   return new Transform({
@@ -77,16 +67,10 @@ async function upload(
     const body = Readable.toWeb(
       createReadStream(local).pipe(counting(progress)),
     ) as ReadableStream<Uint8Array>;
-    const res = await client.request(
-      'PUT',
-      `${filesPath(sandbox, target)}?mode=${(info.mode & 0o777).toString(8).padStart(4, '0')}`,
-      {
-        body,
-        headers: { 'content-type': 'application/octet-stream' },
-      },
-    );
+    const r = await client.writeFile(sandbox, target, body, {
+      mode: (info.mode & 0o777).toString(8).padStart(4, '0'),
+    });
     progress.done();
-    const r = (await res.json()) as { path: string; size: number };
     process.stderr.write(`${local} -> ${sandbox}:${r.path} (${r.size} bytes)\n`);
     return ExitCode.ok;
   }
@@ -102,15 +86,9 @@ async function upload(
   const body = Readable.toWeb(
     packed.pipe(counting(progress)).pipe(createGzip({ level: 1 })),
   ) as ReadableStream<Uint8Array>;
-  const res = await client.request('PUT', archivePath(sandbox, target, 'tar.gz'), {
-    body,
-    headers: { 'content-type': 'application/gzip' },
-  });
+  const r = await client.uploadArchive(sandbox, target, body);
   progress.done();
-  const r = (await res.json()) as { files?: number; bytes?: number };
-  process.stderr.write(
-    `${local}/ -> ${sandbox}:${target} (${r.files ?? '?'} files, ${r.bytes ?? '?'} bytes)\n`,
-  );
+  process.stderr.write(`${local}/ -> ${sandbox}:${target} (${r.files} files, ${r.bytes} bytes)\n`);
   return ExitCode.ok;
 }
 
@@ -131,7 +109,7 @@ async function download(
   local: string,
   show: boolean,
 ): Promise<number> {
-  const res = await client.request('GET', filesPath(sandbox, remote));
+  const res = await client.readFile(sandbox, remote);
   const name = posix.basename(remote.replace(/\/+$/, '')) || 'workspace';
   // Into an existing folder (or one named with a trailing /), else as the new name.
   const into = local.endsWith('/') || (await isDir(local));
@@ -139,7 +117,7 @@ async function download(
   if ((res.headers.get('content-type') ?? '').includes('application/json')) {
     // A folder: its listing came back; the contents come as a tar.
     await res.body?.cancel();
-    const archive = await client.request('GET', archivePath(sandbox, remote, 'tar'));
+    const archive = await client.downloadArchive(sandbox, remote, { format: 'tar' });
     const tar = await import('tar');
     await mkdir(target, { recursive: true });
     const progress = progressBar(name, Number(archive.headers.get('content-length')) || undefined, show);

@@ -5,7 +5,6 @@ import type { Invocation } from '../main.ts';
 import { age, paint, parseFormat, printAs, useColour } from '../output.ts';
 import { openSession } from '../session.ts';
 import { spinner } from '../spinner.ts';
-import { listPorts, listTemplates } from './routes.ts';
 
 type WithOutput = { output?: string };
 type Waiting = { wait?: boolean; waitTimeout?: string };
@@ -84,7 +83,7 @@ export async function waitFor(
 
 export async function templates(inv: Invocation<WithOutput>): Promise<number> {
   const { client } = await openSession(inv.globals);
-  const list = await listTemplates(client);
+  const list = await client.listTemplates();
   await printAs(parseFormat(inv.opts.output), list, (wide) => ({
     headers: wide ? ['name', 'kind', 'image', 'description'] : ['name', 'kind', 'description'],
     rows: list.templates.map((t) =>
@@ -205,17 +204,10 @@ export async function clone(inv: Invocation<WithOutput & Waiting>): Promise<numb
   return ExitCode.ok;
 }
 
-interface PortEntry {
-  port: number;
-  protocol: string;
-  internalUrl?: string;
-  previewUrl?: string;
-}
-
 export async function ports(inv: Invocation<WithOutput>): Promise<number> {
   const { client } = await openSession(inv.globals);
   const name = inv.args[0]!;
-  const answer = (await listPorts(client, name)) as { ports: PortEntry[] };
+  const answer = await client.listPorts(name);
   await printAs(parseFormat(inv.opts.output), answer, (wide) => ({
     headers: wide
       ? ['port', 'protocol', 'preview', 'internal-url', 'preview-url']

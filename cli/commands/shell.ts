@@ -1,10 +1,9 @@
 // shell: the sandbox's terminal (GET /sandboxes/{id}/terminal, a WebSocket; docs/terminal.md)
-// on this one. The local terminal goes raw, so every key (Ctrl-C too) reaches the remote
+// on this one, through the client's terminal session (a one-use ticket, then the socket). The local terminal goes raw, so every key (Ctrl-C too) reaches the remote
 // shell; its size is sent at the start and after each SIGWINCH; the remote exit code is sbx's.
 import { CliError, ExitCode } from '../errors.ts';
 import type { Invocation } from '../main.ts';
 import { openSession } from '../session.ts';
-import { openTerminal } from './routes.ts';
 
 function size(): { cols: number; rows: number } {
   // A pseudo-terminal nobody sized yet says 0x0: a classic terminal's size instead.
@@ -23,7 +22,7 @@ export async function shell(inv: Invocation<{ command?: string }>): Promise<numb
       `${name} is ${s.status?.phase ?? 'Pending'}, not Running${s.status?.message ? `: ${s.status.message}` : ''}`,
     );
   }
-  const term = await openTerminal(client, name, {
+  const term = await client.openTerminal(name, {
     ...size(),
     ...(inv.opts.command ? { command: inv.opts.command } : {}),
   });
@@ -40,8 +39,8 @@ export async function shell(inv: Invocation<{ command?: string }>): Promise<numb
   process.stdout.on('resize', onResize);
   process.on('SIGWINCH', onResize);
   try {
-    const exitCode = await term.run((bytes) => process.stdout.write(bytes));
-    return exitCode ?? ExitCode.error;
+    term.onData((bytes) => process.stdout.write(bytes));
+    return (await term.exit) ?? ExitCode.error;
   } finally {
     stdin.off('data', onInput);
     stdin.off('end', onEnd);
