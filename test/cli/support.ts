@@ -43,10 +43,10 @@ export class Running {
     });
   }
 
-  /** Stdout without terminal escape sequences (colours, bracketed-paste switches). */
+  /** Stdout without terminal escape sequences (colours, bracketed-paste switches) nor carriage returns. */
   get plain(): string {
     // eslint-disable-next-line no-control-regex
-    return this.stdout.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '');
+    return this.stdout.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '').replaceAll('\r', '');
   }
 
   /** Resolves once stdout (or stderr) matches; rejects at the timeout or if sbx ends first. */
