@@ -56,6 +56,9 @@ export function program(version: string): Command {
     .version(version, '-v, --version', 'print the version')
     .option('--context <name>', 'the context to use instead of the current one')
     .option('-n, --namespace <namespace>', 'the namespace (default: the context’s, else the API’s)')
+    // Thrown rather than exiting, in every subcommand too (they copy it when added), so
+    // usage errors end with exit code 2.
+    .exitOverride()
     .showHelpAfterError('(sbx --help lists the commands; sbx COMMAND --help explains one)')
     .configureOutput({ outputError: (str, write) => write(paint(useColour(process.stderr)).red(str)) });
   sbx.addHelpText(
@@ -367,7 +370,6 @@ Examples:
 /** Runs sbx with `argv` (the user's arguments); resolves with the exit code. */
 export async function run(argv: string[], version: string): Promise<number> {
   const sbx = program(version);
-  sbx.exitOverride();
   try {
     await sbx.parseAsync(argv, { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
