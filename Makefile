@@ -7,7 +7,7 @@ SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
 	test test-unit test-go test-python test-fuzz test-integration dev sandboxd-binary image-check helm kustomize \
-	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale
+	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale cli-binary bench-cli
 
 help:
 	@echo "make dev    run the whole service on this machine (prints the URL and API keys;"
@@ -76,6 +76,8 @@ test-go:
 # The run's temporary folders live in a folder of its own (TMPDIR), so the leftover check
 # looks only at this run's processes and mounts: another make test beside it is not a leftover.
 test-integration: deps kube helm sandboxd-binary console
+
+test-integration: deps kube helm sandboxd-binary cli-binary
 	@run=$$(mktemp -d /tmp/sr.XXXXXX); rc=0; \
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) TMPDIR=$$run npx vitest run --project integration || rc=$$?; \
 	bash hack/check-no-leftovers.sh "$$run" || rc=1; \
@@ -112,6 +114,13 @@ sandboxd-binary: dist/sandboxd
 dist/sandboxd: $(SANDBOXD_SOURCES)
 	@mkdir -p dist
 	cd sandboxd && CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' -o ../dist/sandboxd .
+
+# sbx, the command line (cli/), as one executable: dist/sbx (cli/build.ts: an esbuild bundle
+# made a Node single-executable application). Rebuilt only when its sources change.
+CLI_SOURCES := $(shell find cli clients/typescript core/sse -name '*.ts' ! -name '*.test.ts') package.json package-lock.json
+cli-binary: dist/sbx
+dist/sbx: node_modules/.stamp $(CLI_SOURCES)
+	$(NODE) cli/build.ts
 
 # The Dockerfile's runtime stage rebuilt in a temporary folder and run, without Docker.
 image-check: node_modules/.stamp sandboxd-binary system-deps
@@ -155,6 +164,9 @@ bench-claim: deps kube sandboxd-binary
 # Not part of make test: builds the peer (hack/peer) from the Go module proxy.
 bench-peer: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/peer.ts
+
+bench-cli: cli-binary
+	$(NODE) bench/cli.ts
 
 bench-sandboxd: node_modules/.stamp sandboxd-binary
 	$(NODE) bench/sandboxd.ts

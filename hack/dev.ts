@@ -203,6 +203,8 @@ async function main(): Promise<number> {
     say(`  bob key:   ${keys.bob}`);
     say(`  operator metrics: ${env.SVC_OPERATOR_METRICS_URL}`);
     say(`  kubectl:   ${join(assets, 'kubectl')}`);
+    // The line that points sbx (the CLI, `make cli-binary`) at this run, signed in as alice.
+    say(`  sbx:       dist/sbx login ${url} --api-key ${keys.alice} --name dev   # after make cli-binary`);
     say(`  source ${join(dir, 'env')}   # the above as shell variables, KUBECONFIG, kubectl on PATH`);
     say(`  logs: ${join(dir, 'logs')}/   — Ctrl-C stops everything`);
 

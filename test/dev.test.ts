@@ -149,6 +149,10 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
     expect(direct.spec.createdBy).toBe('svc-admin');
   });
   expect(output).toContain('admin key: svc_');
+  // The line that signs sbx in (docs/cli.md), with alice's key.
+  expect(output).toMatch(
+    /\n {2}sbx: +dist\/sbx login http:\/\/127\.0\.0\.1:\d+ --api-key svc_\S+ --name dev /,
+  );
   expect(output).toContain(`source ${join(dir, 'env')}`);
   // Progress while it starts, before the banner.
   const banner = output.indexOf('svc is running');

@@ -564,6 +564,52 @@ export class SvcClient {
     );
   }
 
+  // Beyond the document's operations
+
+  /**
+   * Where this client sends its calls: the API's base URL (ending in `/api/v1`), the
+   * credential headers and the default namespace. For what cannot go through fetch (a raw
+   * HTTP Upgrade tunnel, a WebSocket library that takes headers).
+   */
+  get connection(): { baseUrl: string; headers: Readonly<Record<string, string>>; namespace?: string } {
+    return {
+      baseUrl: this.#base,
+      headers: { ...this.#headers },
+      ...(this.#namespace !== undefined ? { namespace: this.#namespace } : {}),
+    };
+  }
+
+  /**
+   * An authenticated request to `path` under `/api/v1` (the namespace added to its query
+   * unless it names one); a 2xx answer comes back unread, anything else is thrown as an
+   * ApiError. For a route newer than this client's types, or a body it should not buffer.
+   */
+  async request(
+    method: string,
+    path: string,
+    init: Omit<RequestInit, 'method'> & { namespace?: string } = {},
+  ): Promise<Response> {
+    const { namespace, ...rest } = init;
+    const url = new URL(this.#base + (path.startsWith('/') ? path : `/${path}`));
+    const ns = namespace ?? this.#namespace;
+    if (ns !== undefined && !url.searchParams.has('namespace')) url.searchParams.set('namespace', ns);
+    const headers = new Headers(rest.headers);
+    for (const [k, v] of Object.entries(this.#headers)) headers.set(k, v);
+    const streamed = rest.body instanceof ReadableStream;
+    const res = await this.#fetch(
+      new Request(url, { ...rest, method, headers, ...(streamed ? { duplex: 'half' } : {}) }),
+    );
+    if (res.ok) return res;
+    const text = await res.text();
+    let body: unknown = text;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // Not the API's JSON (a proxy's page): the text is the message.
+    }
+    throw errorFromResponse(res.status, res.headers, body);
+  }
+
   async getOpenApiDocument(opts: Pick<CallOptions, 'signal'> = {}): Promise<Success<'getOpenApiDocument'>> {
     return ok(await this.raw.GET('/openapi.json', { signal: opts.signal }));
   }
