@@ -14,5 +14,8 @@ folders=(cmd core kube operator api webhook telemetry sandboxd devnode)
 mkdir -p "$out"
 (cd "$root" && find "${folders[@]}" -type f ! -name '*.test.ts' -print0 | xargs -0 cp --parents -t "$out")
 cp "$root/package.json" "$root/package-lock.json" "$out/"
+# The browser console, built here (its bundler is a devDependency, never in /app) into
+# /app/console, which the chart passes to `svc api --console.dir`.
+"$root/node_modules/.bin/node" "$root/console/build.ts" --out "$out/console" >/dev/null
 # --ignore-scripts: no production dependency has an install script, and none may run.
 (cd "$out" && npm ci --omit=dev --ignore-scripts --no-audit --no-fund --loglevel=error)

@@ -5,6 +5,7 @@
 # makes (/src/dist by `make sandboxd-binary`, which the image-check target runs first), HOME
 # from its ENV, the user from its USER. Then runs it as the chart does (as that user, the
 # image's files not writable, only HOME writable):
+#   - /app holds the built console (/app/console/index.html);
 #   - every module in /app imports with production dependencies only;
 #   - the ENTRYPOINT prints its usage, refuses unknown flags, and `svc api`, `svc operator`
 #     and `svc webhook` get past their imports to their first real error;
@@ -53,6 +54,8 @@ mkdir -p "$rootfs"
 # --- The build stage's /app, made by the script the Dockerfile runs.
 npm_config_prefer_offline=true bash "$root/hack/image/app.sh" "$tmp/build/app" >/dev/null
 echo "image-check: /app assembled by hack/image/app.sh in $(($(date +%s) - start))s"
+# The chart serves the console from /app/console (`svc api --console.dir`).
+[ -f "$tmp/build/app/console/index.html" ] || fail "/app/console/index.html is missing: hack/image/app.sh builds the console there"
 [ -x "$root/dist/sandboxd" ] || fail "dist/sandboxd is missing: run make sandboxd-binary (make image-check does)"
 
 # --- The runtime stage, instruction by instruction.

@@ -145,6 +145,7 @@ describe('Helm chart config/helm/svc', () => {
         '--networking.previewDomain=preview.example.com',
         '--otlp-endpoint=http://otel-collector.observability:4318',
         '--shutdown-grace-seconds=110',
+        '--console.dir=/app/console',
       ]),
     );
     expect(args('svc-operator')).toEqual(
