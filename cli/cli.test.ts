@@ -9,6 +9,7 @@ import { sinceTime } from './commands/admin.ts';
 import { remoteOf } from './commands/cp.ts';
 import { configPath, readConfig, resolveTarget, writeConfig } from './config.ts';
 import { CliError, describeError, ExitCode } from './errors.ts';
+import { configureArgv } from './main.ts';
 import { age, paint, table, useColour } from './output.ts';
 
 describe('config', () => {
@@ -165,5 +166,58 @@ describe('arguments', () => {
     expect(remoteOf('./dev:/x')).toBeUndefined();
     expect(remoteOf('/tmp/a')).toBeUndefined();
     expect(remoteOf('C:/x')).toBeUndefined();
+  });
+});
+
+describe('configure with commands after their own --', () => {
+  test('--install -- and --entrypoint -- become the forms commander parses', () => {
+    expect(
+      configureArgv([
+        'configure',
+        'bot',
+        '-f',
+        'a.py:/workspace/a.py',
+        '--install',
+        '--',
+        'pip',
+        'install',
+        "it's",
+        '--entrypoint',
+        '--',
+        'python3',
+        '/workspace/a.py',
+      ]),
+    ).toEqual([
+      'configure',
+      'bot',
+      '-f',
+      'a.py:/workspace/a.py',
+      '--install',
+      "pip install 'it'\\''s'",
+      '--',
+      'python3',
+      '/workspace/a.py',
+    ]);
+  });
+
+  test('the entrypoint first, then the install; other forms and commands untouched', () => {
+    expect(
+      configureArgv([
+        'configure',
+        'bot',
+        '--entrypoint',
+        '--',
+        'node',
+        'x.js',
+        '--install',
+        '--',
+        'npm',
+        'ci',
+      ]),
+    ).toEqual(['configure', 'bot', '--install', 'npm ci', '--', 'node', 'x.js']);
+    const plain = ['configure', 'bot', '--install', 'pip install x', '--', 'python3', 'a.py'];
+    expect(configureArgv(plain)).toEqual(plain);
+    const exec = ['exec', 'dev', '--', 'sh', '-c', '--install', '--'];
+    expect(configureArgv(exec)).toEqual(exec);
   });
 });

@@ -272,6 +272,7 @@ Examples:
       .action(lazy(async () => (await import('./commands/agent.ts')).configure)),
     [
       'sbx configure bot -f agent.py:/workspace/agent.py --install "pip install requests" -- python3 /workspace/agent.py',
+      'sbx configure bot -f agent.py:/workspace/agent.py --install -- pip install requests --entrypoint -- python3 /workspace/agent.py',
       "sbx configure bot -f ./src:/workspace/src --entrypoint 'node /workspace/src/main.js'",
     ],
   );
@@ -367,11 +368,57 @@ Examples:
   return sbx;
 }
 
+/**
+ * `sbx configure NAME … --install -- CMD… --entrypoint -- CMD…`: each command given as argv
+ * after its own `--`, as the issue's shape and `docker run` habits have it. commander reads
+ * one `--` only, so this form is rewritten first into the one it parses: the install argv
+ * quoted into one shell command (run with `sh -c`, it gives back the same argv) and the
+ * entrypoint argv after the final `--`. Other argument lists are returned as they are.
+ */
+export function configureArgv(argv: string[]): string[] {
+  const at = argv.indexOf('configure');
+  if (at < 0 || argv.slice(0, at).includes('--')) return argv;
+  const out: string[] = [];
+  const entrypoint: string[] = [];
+  let i = 0;
+  // A command after its `--` runs to the other flag of the pair, or to the end.
+  const upTo = (from: number, flag: string) => {
+    let j = from;
+    while (j < argv.length && argv[j] !== flag) j++;
+    return j;
+  };
+  while (i < argv.length) {
+    const word = argv[i]!;
+    if (i > at && word === '--install' && argv[i + 1] === '--') {
+      const stop = upTo(i + 2, '--entrypoint');
+      out.push(
+        '--install',
+        argv
+          .slice(i + 2, stop)
+          .map(shellQuote)
+          .join(' '),
+      );
+      i = stop;
+    } else if (i > at && word === '--entrypoint' && argv[i + 1] === '--') {
+      const stop = upTo(i + 2, '--install');
+      entrypoint.push(...argv.slice(i + 2, stop));
+      i = stop;
+    } else {
+      out.push(word);
+      i++;
+    }
+  }
+  return entrypoint.length > 0 ? [...out, '--', ...entrypoint] : out;
+}
+
+const shellQuote = (word: string) =>
+  /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+
 /** Runs sbx with `argv` (the user's arguments); resolves with the exit code. */
 export async function run(argv: string[], version: string): Promise<number> {
   const sbx = program(version);
   try {
-    await sbx.parseAsync(argv, { from: 'user' });
+    await sbx.parseAsync(configureArgv(argv), { from: 'user' });
     return typeof process.exitCode === 'number' ? process.exitCode : ExitCode.ok;
   } catch (err) {
     if (err instanceof CommanderError) {
