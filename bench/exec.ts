@@ -2,78 +2,28 @@
 // sandboxd in a devnode Pod), as JSON (the figure) and as SSE, against spawn('true') from
 // this process, all in one run. The control plane, devnode, the operator and the API run as
 // they do under `make dev`: each an `svc` process of its own (hack/dev.ts's way).
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { Agent, request, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CoreV1Api } from '@kubernetes/client-node';
-import { ApiKeyStore } from '../api/index.ts';
-import { SandboxNamespaces } from '../core/index.ts';
 import { SandboxdKeySecret, SandboxdLocator, type SandboxdClient } from '../kube/index.ts';
-import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
-import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+import { waitFor } from '../test/controlplane/index.ts';
+import { SERVICE_NAMESPACE, startStack } from './stack.ts';
 import { createBenchTemplate, directRun, fmt, percentile, round } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 300);
 const WARMUP = 30;
-const SERVICE_NAMESPACE = 'svc-system';
 const NAMESPACE = 'bench';
 const TEMPLATE = 'bench-exec';
 const SANDBOX = 'bench';
 /** The same program on both sides: the argv form, so no shell runs in the sandbox either. */
 const COMMAND = ['true'];
 
-const root = join(import.meta.dirname, '..');
-
 async function main(): Promise<void> {
-  const env = await startEnvironment();
-  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-exec-'));
-  const children: Managed[] = [];
+  const stack = await startStack(NAMESPACE);
   const agent = new Agent({ keepAlive: true, maxSockets: 4 });
   let failed = false;
   try {
-    const kc = env.kubeConfig;
-    const core = kc.makeApiClient(CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } });
-    await core.createNamespace({
-      body: {
-        metadata: { name: NAMESPACE, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } },
-      },
-    });
+    const kc = stack.kc;
     await createBenchTemplate(kc, TEMPLATE, { storage: { size: '1Gi' } });
-    const { key } = await new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }).create({ user: 'bench' });
-
-    await mkdir(join(dir, 'logs'));
-    const port = await freePort();
-    const start = (name: string, args: string[]) =>
-      children.push(
-        startManaged(
-          name,
-          process.execPath,
-          [
-            join(root, 'cmd/svc.ts'),
-            name,
-            '--kubeconfig',
-            env.kubeconfigPath,
-            '--log-level',
-            'warn',
-            ...args,
-          ],
-          join(dir, 'logs', `${name}.log`),
-        ),
-      );
-    start('devnode', ['--node-name', 'devnode-bench', '--data-dir', join(dir, 'devnode')]);
-    start('operator', ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:bench']);
-    start('api', [
-      ...['--listen', `127.0.0.1:${port}`],
-      ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', NAMESPACE],
-      ...['--auth.devAuth', 'true'],
-    ]);
-    const api = new Api(`http://127.0.0.1:${port}`, key, agent);
-    await waitFor(async () => (await api.call('GET', '/healthz')).status === 200, {
-      timeoutMs: 60_000,
-      describe: () => 'svc api did not answer /healthz',
-    });
+    const api = new Api(stack.base, stack.key, agent);
     const made = await api.call('POST', '/api/v1/sandboxes', {
       name: SANDBOX,
       templateRef: { name: TEMPLATE },
@@ -143,11 +93,7 @@ async function main(): Promise<void> {
     throw err;
   } finally {
     agent.destroy();
-    // The API first, devnode last: on SIGTERM it stops its Pods and unmounts their roots.
-    for (const c of children.reverse()) await c.stop(c.name === 'devnode' ? 60_000 : 10_000);
-    if (failed) await printLogs(join(dir, 'logs'), children);
-    await env.dispose();
-    await rm(dir, { recursive: true, force: true });
+    await stack.close(failed);
   }
 }
 
@@ -222,13 +168,6 @@ async function text(res: IncomingMessage): Promise<string> {
   let out = '';
   for await (const chunk of res as AsyncIterable<string>) out += chunk;
   return out;
-}
-
-async function printLogs(logs: string, managed: Managed[]): Promise<void> {
-  for (const m of managed) {
-    const lines = (await readFile(join(logs, `${m.name}.log`), 'utf8').catch(() => '')).trimEnd().split('\n');
-    console.error(`--- last lines of ${m.name}'s log ---\n${lines.slice(-40).join('\n')}`);
-  }
 }
 
 await main();

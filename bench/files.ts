@@ -5,69 +5,27 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { mkdir, mkdtemp, open, rm, stat } from 'node:fs/promises';
+import { open, rm, stat } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { CoreV1Api } from '@kubernetes/client-node';
-import { ApiKeyStore } from '../api/index.ts';
-import { SandboxNamespaces } from '../core/index.ts';
-import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
-import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+import { waitFor } from '../test/controlplane/index.ts';
+import { startStack } from './stack.ts';
 import { createBenchTemplate, median, round } from './support.ts';
 
 const MiB = 1024 * 1024;
 const SIZE = Number(process.env.BENCH_MIB ?? 256) * MiB;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SERVICE_NAMESPACE = 'svc-system';
 const NAMESPACE = 'bench';
 const TEMPLATE = 'bench-files';
 const SANDBOX = 'files';
-const root = join(import.meta.dirname, '..');
 
 async function main(): Promise<void> {
-  const env = await startEnvironment();
-  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-files-'));
-  const children: Managed[] = [];
+  const stack = await startStack(NAMESPACE);
+  let failed = false;
   try {
-    const kc = env.kubeConfig;
-    const core = kc.makeApiClient(CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } });
-    await core.createNamespace({
-      body: {
-        metadata: { name: NAMESPACE, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } },
-      },
-    });
-    await createBenchTemplate(kc, TEMPLATE, { storage: { size: '4Gi' } });
-    const { key } = await new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }).create({ user: 'bench' });
-    await mkdir(join(dir, 'logs'));
-    const port = await freePort();
-    const start = (name: string, args: string[]) =>
-      children.push(
-        startManaged(
-          name,
-          process.execPath,
-          [
-            join(root, 'cmd/svc.ts'),
-            name,
-            '--kubeconfig',
-            env.kubeconfigPath,
-            '--log-level',
-            'warn',
-            ...args,
-          ],
-          join(dir, 'logs', `${name}.log`),
-        ),
-      );
-    start('devnode', ['--node-name', 'devnode-bench', '--data-dir', join(dir, 'devnode')]);
-    start('operator', ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:bench']);
-    start('api', [
-      ...['--listen', `127.0.0.1:${port}`],
-      ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', NAMESPACE],
-      ...['--auth.devAuth', 'true'],
-    ]);
-    const base = `http://127.0.0.1:${port}`;
+    const { base, key, dir } = stack;
+    await createBenchTemplate(stack.kc, TEMPLATE, { storage: { size: '4Gi' } });
     const send = (method: string, path: string, body?: string) =>
       new Promise<IncomingMessage>((resolve, reject) => {
         const req = request(`${base}${path}`, {
@@ -77,10 +35,6 @@ async function main(): Promise<void> {
         req.on('response', resolve).on('error', reject);
         req.end(body);
       });
-    await waitFor(async () => (await send('GET', '/healthz').then(drain)).status === 200, {
-      timeoutMs: 60_000,
-      describe: () => 'svc api did not answer /healthz',
-    });
     const made = await drain(
       await send(
         'POST',
@@ -156,10 +110,11 @@ async function main(): Promise<void> {
         download_ratio: round(d / c, 3),
       }),
     );
+  } catch (err) {
+    failed = true;
+    throw err;
   } finally {
-    for (const c of children.reverse()) await c.stop(c.name === 'devnode' ? 60_000 : 10_000);
-    await env.dispose();
-    await rm(dir, { recursive: true, force: true });
+    await stack.close(failed);
   }
 }
 

@@ -1,5 +1,6 @@
 // The whole service as separate processes on the bench's control plane (devnode, operator,
-// API), as `make dev` runs it: what bench/claim.ts and bench/peer.ts time sandboxes on.
+// API), as `make dev` runs it: what bench/claim.ts, peer.ts, exec.ts, files.ts and terminal.ts
+// time on. Each bench creates its own template on `kc`.
 import { request, Agent } from 'node:http';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -18,6 +19,10 @@ export interface Stack {
   kubeconfigPath: string;
   namespace: string;
   dir: string;
+  /** The API's address, `http://127.0.0.1:<port>`. */
+  base: string;
+  /** An API key (user `bench`) for the `x-api-key` header. */
+  key: string;
   custom: CustomObjectsApi;
   /** POST /api/v1/sandboxes; resolves with the status code. */
   create(body: object): Promise<number>;
@@ -108,6 +113,8 @@ export async function startStack(namespace: string): Promise<Stack> {
     kubeconfigPath: env.kubeconfigPath,
     namespace,
     dir,
+    base: `http://127.0.0.1:${port}`,
+    key,
     custom,
     create: (body) => call('POST', `/api/v1/sandboxes?namespace=${namespace}`, JSON.stringify(body)),
     running: (name) => {

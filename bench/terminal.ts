@@ -4,24 +4,16 @@
 // pipe to a pty as sandboxd relays a socket), in one run. The control plane, devnode, the
 // operator and the API run as under `make dev`, each an `svc` process of its own.
 import { spawn } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { CoreV1Api } from '@kubernetes/client-node';
 import { WebSocket } from 'ws';
-import { ApiKeyStore } from '../api/index.ts';
-import { SandboxNamespaces } from '../core/index.ts';
-import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
-import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+import { waitFor } from '../test/controlplane/index.ts';
+import { startStack } from './stack.ts';
 import { createBenchTemplate, fmt, percentile, round } from './support.ts';
 
 const KEYS = Number(process.env.BENCH_RUNS ?? 500);
 const WARMUP = 50;
-const SERVICE_NAMESPACE = 'svc-system';
 const NAMESPACE = 'bench';
 const TEMPLATE = 'bench-terminal';
 const SANDBOX = 'bench';
-const root = join(import.meta.dirname, '..');
 
 /** A terminal to type into: `write` input, and a wait for output containing a string. */
 interface Typist {
@@ -130,58 +122,17 @@ async function ready(t: Typist): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  const env = await startEnvironment();
-  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-terminal-'));
-  const children: Managed[] = [];
+  const stack = await startStack(NAMESPACE);
   let failed = false;
   try {
-    const kc = env.kubeConfig;
-    const core = kc.makeApiClient(CoreV1Api);
-    await core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } });
-    await core.createNamespace({
-      body: {
-        metadata: { name: NAMESPACE, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } },
-      },
-    });
-    await createBenchTemplate(kc, TEMPLATE, { storage: { size: '1Gi' } });
-    const { key } = await new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }).create({ user: 'bench' });
-    await mkdir(join(dir, 'logs'));
-    const port = await freePort();
-    const start = (name: string, args: string[]) =>
-      children.push(
-        startManaged(
-          name,
-          process.execPath,
-          [
-            join(root, 'cmd/svc.ts'),
-            name,
-            '--kubeconfig',
-            env.kubeconfigPath,
-            '--log-level',
-            'warn',
-            ...args,
-          ],
-          join(dir, 'logs', `${name}.log`),
-        ),
-      );
-    start('devnode', ['--node-name', 'devnode-bench', '--data-dir', join(dir, 'devnode')]);
-    start('operator', ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:bench']);
-    start('api', [
-      ...['--listen', `127.0.0.1:${port}`],
-      ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', NAMESPACE],
-      ...['--auth.devAuth', 'true'],
-    ]);
-    const base = `http://127.0.0.1:${port}`;
+    const { base, key } = stack;
+    await createBenchTemplate(stack.kc, TEMPLATE, { storage: { size: '1Gi' } });
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${base}${path}`, {
         method,
         headers: { 'x-api-key': key, 'content-type': 'application/json' },
         ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       });
-    await waitFor(async () => (await call('GET', '/healthz')).status === 200, {
-      timeoutMs: 60_000,
-      describe: () => 'svc api did not answer /healthz',
-    });
     const made = await call('POST', '/api/v1/sandboxes', { name: SANDBOX, templateRef: { name: TEMPLATE } });
     if (made.status !== 201) throw new Error(`create answered ${made.status}: ${await made.text()}`);
     let phase: string | undefined;
@@ -236,16 +187,7 @@ async function main(): Promise<void> {
     failed = true;
     throw err;
   } finally {
-    for (const c of children.reverse()) await c.stop(c.name === 'devnode' ? 60_000 : 10_000);
-    if (failed)
-      for (const m of children) {
-        const lines = (await readFile(join(dir, 'logs', `${m.name}.log`), 'utf8').catch(() => '')).split(
-          '\n',
-        );
-        console.error(`--- last lines of ${m.name}'s log ---\n${lines.slice(-40).join('\n')}`);
-      }
-    await env.dispose();
-    await rm(dir, { recursive: true, force: true });
+    await stack.close(failed);
   }
 }
 
