@@ -77,6 +77,7 @@ describe('POST /api/v1/sandboxes/{id}/clone', () => {
     expect(ts).toBeGreaterThanOrEqual(before);
     expect(ts).toBeLessThanOrEqual(after);
     expect(body).toEqual({
+      sandboxId: `src-clone-${ts}`,
       name: `src-clone-${ts}`,
       namespace: ns.name,
       snapshot: `src-snap-${ts}`,
