@@ -118,7 +118,7 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
     }
     await rm(checkout, { recursive: true, force: true });
     expect(ran[0]).toMatch(
-      /sandbox\.svc\.io\/hello condition met\n\{"apiVersion":"svc\.io\/v1alpha1".*"phase":"Running"/,
+      /sandbox\.svc\.io\/hello condition met\n\{"sandboxId":"hello","name":"hello","namespace":"default","apiVersion":"svc\.io\/v1alpha1".*"phase":"Running"/,
     );
     expect(ran[0]).toMatch(/\nhello +code +Running +default /);
     expect(ran[1]).toContain('event: log\ndata: {"stream":"stdout","data":"HELLO\\n"}\n\nevent: exit\n');
