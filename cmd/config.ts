@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
+import { reuseConnections } from '../kube/index.ts';
 
 /**
  * Reads `--flag value` pairs, falling back to `SVC_<FLAG>` environment variables, into a
@@ -35,7 +36,7 @@ export function loadKubeConfig(path: string | undefined): KubeConfig {
   const kc = new KubeConfig();
   if (path) kc.loadFromFile(path);
   else kc.loadFromDefault();
-  return kc;
+  return reuseConnections(kc);
 }
 
 export const booleanFlag = z

@@ -14,3 +14,4 @@ export { mergePatch, jsonPatch } from './patch.ts';
 export { setCondition, type ConditionInput } from './conditions.ts';
 export { LeaderElector, type LeaderElectionOptions } from './leader.ts';
 export { countingKubeConfig, describeRequest, type RequestListener } from './requests.ts';
+export { reuseConnections } from './connections.ts';

@@ -3,6 +3,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { reuseConnections } from '../../kube/controller/index.ts';
 import { createCertificateAuthority, createServiceAccountKey, type CertificateAuthority } from './certs.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { freePort } from './ports.ts';
@@ -133,7 +134,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
         token: u.token,
       });
     }
-    const kubeConfig = new KubeConfig();
+    const kubeConfig = reuseConnections(new KubeConfig());
     kubeConfig.loadFromFile(kubeconfigPath);
     const apiserver = processes[1]!;
     await waitFor(async () => (await get(`${url}/readyz`, ca.pem, adminToken)).status === 200, {

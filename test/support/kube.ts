@@ -2,11 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { GROUP, SandboxNamespaces, VERSION, type Sandbox } from '../../core/index.ts';
+import { reuseConnections } from '../../kube/controller/index.ts';
 import { waitFor } from '../controlplane/index.ts';
 
 /** An admin KubeConfig for the run's control plane. */
 export function adminKubeConfig(): KubeConfig {
-  const kc = new KubeConfig();
+  // As every component loads its KubeConfig (cmd/config.ts): one connection pool, kept alive.
+  const kc = reuseConnections(new KubeConfig());
   kc.loadFromFile(inject('kubeconfigPath'));
   return kc;
 }
