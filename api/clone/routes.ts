@@ -14,7 +14,7 @@ import {
 } from '../../core/index.ts';
 import { HttpError, conflict, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { admitCreate, ownedSandbox, readJson } from '../sandboxes/index.ts';
+import { admitCreate, ownedSandbox, readJson, releaseReservation } from '../sandboxes/index.ts';
 
 /**
  * `POST /sandboxes/{id}/clone`: snapshot the source's workspace, then create a Sandbox in
@@ -119,7 +119,7 @@ export function cloneRoutes(deps: ApiDeps): Hono {
         throw err;
       } finally {
         // Written or failed, the Sandbox counts itself now (or nothing does): see QuotaLedger.
-        await deps.governance.release(namespace, name);
+        releaseReservation(deps, namespace, name);
       }
       return c.json(accepted(name, namespace, snapshot, sourceName), 202);
     }

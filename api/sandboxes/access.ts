@@ -4,7 +4,7 @@ import { PolicyMalformedError } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import { HttpError, forbidden, notFound, policyViolation } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { requireTemplate } from './templates.ts';
+import { templateNotFound } from './templates.ts';
 
 /** The namespace a request addresses: `?namespace=`, else the deployment's default. */
 export function requestNamespace(c: Context, deps: ApiDeps): string {
@@ -104,16 +104,21 @@ export async function admitCreate(
     if (err instanceof PolicyMalformedError) throw new HttpError(500, 'policy_malformed', err.message);
     throw err;
   };
-  const gate = await deps.namespaces.check(input.namespace);
-  if (gate.missing) throw notFound(`namespaces "${input.namespace}" not found`);
-  if (gate.refusal) throw policyViolation([gate.refusal]);
-  await requireTemplate(deps, input.namespace, input.spec.templateRef).catch(malformed);
-  const credentials = await deps.credentials.check(input.caller, input.namespace, input.spec);
-  if (credentials.violations.length > 0) throw policyViolation(credentials.violations);
-  if (credentials.missing.length > 0)
-    throw new HttpError(400, 'credential_not_found', credentials.missing.join('; '), {
-      extra: { missing: credentials.missing },
-    });
-  const violations = await deps.governance.checkCreate(input).catch(malformed);
+  // Every read starts at once (each is a round trip to the apiserver); the checks still
+  // decide in their order, and only the quota reservation, a write, waits for all of them.
+  const settled = <T>(p: Promise<T>) => (p.catch(() => undefined), p);
+  const gate = settled(deps.namespaces.check(input.namespace));
+  const reads = settled(deps.governance.readForCreate(input));
+  const credentials = settled(deps.credentials.check(input.caller, input.namespace, input.spec));
+  const namespace = await gate;
+  if (namespace.missing) throw notFound(`namespaces "${input.namespace}" not found`);
+  if (namespace.refusal) throw policyViolation([namespace.refusal]);
+  const read = await reads.catch(malformed);
+  if (!read.template) await templateNotFound(deps, input.namespace, input.spec.templateRef).catch(malformed);
+  const { violations: refused, missing: absent } = await credentials;
+  if (refused.length > 0) throw policyViolation(refused);
+  if (absent.length > 0)
+    throw new HttpError(400, 'credential_not_found', absent.join('; '), { extra: { missing: absent } });
+  const violations = await deps.governance.checkCreate(input, read).catch(malformed);
   if (violations.length > 0) throw policyViolation(violations);
 }

@@ -1,4 +1,4 @@
-export { sandboxRoutes, readJson } from './routes.ts';
+export { sandboxRoutes, readJson, releaseReservation } from './routes.ts';
 export {
   admitCreate,
   ownedSandbox,

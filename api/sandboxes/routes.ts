@@ -39,7 +39,7 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
         metadata: { name, namespace },
         spec: full,
       })
-      .finally(() => deps.governance.release(namespace, name));
+      .finally(() => releaseReservation(deps, namespace, name));
     return c.json(present(sandbox), 201);
   });
 
@@ -95,6 +95,19 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
   app.post('/:id/resume', setStopped(false));
 
   return app;
+}
+
+/**
+ * Ends the quota reservation of a create once its Sandbox is written or refused, without the
+ * caller waiting: a written Sandbox already counts itself instead of its reservation, so
+ * removing the entry is bookkeeping (an entry left behind by a failure expires on its own).
+ */
+export function releaseReservation(deps: ApiDeps, namespace: string, name: string): void {
+  deps.governance
+    .release(namespace, name)
+    .catch((err: unknown) =>
+      deps.logger.warn({ err, sandbox: `${namespace}/${name}` }, 'releasing a quota reservation failed'),
+    );
 }
 
 /** The JSON body, or a 400 that says it is not JSON (an empty body counts as `{}`). */

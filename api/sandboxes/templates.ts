@@ -1,6 +1,5 @@
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { GROUP, VERSION, type SandboxSpec } from '../../core/index.ts';
-import { statusCode } from '../cluster/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 
@@ -11,27 +10,14 @@ const plurals = {
 } as const;
 
 /**
- * 400 `template_not_found` when the template a create names does not exist, naming the
- * templates the caller may use instead (those governance's `allowedTemplates` lets through).
- * Only the API refuses: a Sandbox applied with kubectl is still accepted and waits in
- * `Error` until its template appears, as GitOps tools expect.
+ * 400 `template_not_found` for a create whose template does not exist, naming the templates
+ * the caller may use instead (those governance's `allowedTemplates` lets through). Only the
+ * API refuses: a Sandbox applied with kubectl is still accepted and waits in `Error` until
+ * its template appears, as GitOps tools expect.
  */
-export async function requireTemplate(deps: ApiDeps, namespace: string, ref: TemplateRef): Promise<void> {
+export async function templateNotFound(deps: ApiDeps, namespace: string, ref: TemplateRef): Promise<never> {
   const custom = deps.kc.makeApiClient(CustomObjectsApi);
   const scope = { group: GROUP, version: VERSION };
-  try {
-    if (ref.kind === 'SandboxTemplate')
-      await custom.getNamespacedCustomObject({
-        ...scope,
-        plural: plurals[ref.kind],
-        namespace,
-        name: ref.name,
-      });
-    else await custom.getClusterCustomObject({ ...scope, plural: plurals[ref.kind], name: ref.name });
-    return;
-  } catch (err) {
-    if (statusCode(err) !== 404) throw err;
-  }
   const names = (list: unknown) =>
     ((list as { items?: { metadata?: { name?: string } }[] }).items ?? []).map((t) => t.metadata?.name ?? '');
   const [cluster, namespaced, policy] = await Promise.all([

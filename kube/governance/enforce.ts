@@ -13,7 +13,7 @@ import {
   type SandboxTemplateSpec,
   type Violation,
 } from '../../core/index.ts';
-import type { QuotaLedger } from '../quota/index.ts';
+import type { LedgerSnapshot, QuotaLedger } from '../quota/index.ts';
 import type { PolicyStore } from './store.ts';
 
 /**
@@ -38,30 +38,47 @@ export class Governance {
   }
 
   /**
+   * Everything `checkCreate` decides on, read at once: the policy (afresh), the template and
+   * the quota ledger's state. A caller with its own reads to make starts this beside them.
+   */
+  async readForCreate(input: { namespace: string; spec: SandboxSpec }): Promise<CreateReads> {
+    const settled = <T>(p: Promise<T>) => (p.catch(() => undefined), p);
+    const policy = settled(this.effective(input.namespace));
+    const template = settled(this.template(input.namespace, input.spec));
+    const snapshot = settled(this.#ledger.snapshot(input.namespace));
+    return { policy: await policy, template: await template, snapshot: await snapshot };
+  }
+
+  /**
    * Create-time checks for a create or a clone. Returns every violation; when there is
    * none, the new name has been reserved against the quotas before the CR is written.
    */
-  async checkCreate(input: {
-    user: string;
-    namespace: string;
-    name: string;
-    spec: SandboxSpec;
-  }): Promise<Violation[]> {
-    const policy = await this.effective(input.namespace);
-    const template = await this.#template(input.namespace, input.spec);
+  async checkCreate(
+    input: {
+      user: string;
+      namespace: string;
+      name: string;
+      spec: SandboxSpec;
+    },
+    reads?: CreateReads,
+  ): Promise<Violation[]> {
+    const { policy, template, snapshot } = reads ?? (await this.readForCreate(input));
     const candidate = candidateOf(input.spec, template);
     const refused = new Refused();
     try {
-      await this.#ledger.reserve({
-        namespace: input.namespace,
-        name: input.name,
-        user: input.user,
-        mode: input.spec.mode,
-        decide: (counts) => {
-          refused.violations = checkCreate(policy, candidate, counts);
-          if (refused.violations.length > 0) throw refused;
+      await this.#ledger.reserve(
+        {
+          namespace: input.namespace,
+          name: input.name,
+          user: input.user,
+          mode: input.spec.mode,
+          decide: (counts) => {
+            refused.violations = checkCreate(policy, candidate, counts);
+            if (refused.violations.length > 0) throw refused;
+          },
         },
-      });
+        snapshot,
+      );
     } catch (err) {
       if (err === refused) return refused.violations;
       throw err;
@@ -101,7 +118,7 @@ export class Governance {
     const namespace = sandbox.metadata.namespace ?? '';
     const [, template] = await Promise.all([
       this.store.forNamespace(namespace),
-      this.#template(namespace, sandbox.spec),
+      this.template(namespace, sandbox.spec),
     ]);
     const requested =
       sandbox.spec.harness?.agent?.maxConcurrentInvokes ?? template?.agent?.maxConcurrentInvokes;
@@ -120,7 +137,11 @@ export class Governance {
     };
   }
 
-  async #template(namespace: string, spec: SandboxSpec): Promise<SandboxTemplateSpec | undefined> {
+  /** The spec of the template `spec` names, or undefined when it does not exist. */
+  async template(
+    namespace: string,
+    spec: Pick<SandboxSpec, 'templateRef'>,
+  ): Promise<SandboxTemplateSpec | undefined> {
     const cluster = spec.templateRef.kind === 'ClusterSandboxTemplate';
     try {
       const obj = (
@@ -166,6 +187,13 @@ export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | u
   const storage = spec.resources?.storage ?? template?.storage?.size;
   if (storage !== undefined) candidate.storage = storage;
   return candidate;
+}
+
+/** What a create is decided on (see `Governance.readForCreate`). */
+export interface CreateReads {
+  policy: Policy;
+  template: SandboxTemplateSpec | undefined;
+  snapshot: LedgerSnapshot;
 }
 
 /** Thrown out of the ledger's decision to stop the reservation, carrying why. */

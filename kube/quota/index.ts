@@ -1,2 +1,2 @@
 export { QuotaLedger } from './ledger.ts';
-export type { ReserveRequest } from './ledger.ts';
+export type { LedgerSnapshot, ReserveRequest } from './ledger.ts';

@@ -15,6 +15,13 @@ interface Reservation {
   at: number;
 }
 
+/** The state one reservation attempt decides on (see `QuotaLedger.snapshot`). */
+export interface LedgerSnapshot {
+  namespace: string;
+  ledger: V1ConfigMap | undefined;
+  listed: Sandbox[];
+}
+
 export interface ReserveRequest {
   namespace: string;
   name: string;
@@ -45,10 +52,25 @@ export class QuotaLedger {
     this.#now = now;
   }
 
-  async reserve(req: ReserveRequest): Promise<void> {
+  /**
+   * What a reservation decides on: the ledger and a fresh LIST of the namespace's Sandboxes.
+   * They are read together, and the LIST counts only when it is at least as recent as the
+   * ledger's last write (etcd revisions): a Sandbox whose reservation that write released was
+   * created before it, so such a LIST shows it. Otherwise the LIST is repeated after the
+   * ledger read, the order that guarantees the same. A caller with other reads to make starts
+   * this beside them and hands it to `reserve` for its first attempt.
+   */
+  async snapshot(namespace: string): Promise<LedgerSnapshot> {
+    const [ledger, listed] = await Promise.all([this.#read(namespace), this.#sandboxes(namespace)]);
+    const written = Number(ledger?.metadata?.resourceVersion ?? 0);
+    const fresh = written <= Number(listed.resourceVersion); // NaN: false, list again
+    return { namespace, ledger, listed: (fresh ? listed : await this.#sandboxes(namespace)).items };
+  }
+
+  async reserve(req: ReserveRequest, first?: LedgerSnapshot): Promise<void> {
     for (let attempt = 0; ; attempt++) {
-      const ledger = await this.#read(req.namespace);
-      const listed = await this.#sandboxes(req.namespace);
+      const { ledger, listed } =
+        attempt === 0 && first?.namespace === req.namespace ? first : await this.snapshot(req.namespace);
       const live = listed.filter((s) => !s.metadata.deletionTimestamp);
       const listedNames = new Set(listed.map((s) => s.metadata.name));
       const now = this.#now();
@@ -100,8 +122,8 @@ export class QuotaLedger {
     }
   }
 
-  /** Every Sandbox of the namespace, terminating ones included. */
-  async #sandboxes(namespace: string): Promise<Sandbox[]> {
+  /** Every Sandbox of the namespace, terminating ones included, and the revision listed. */
+  async #sandboxes(namespace: string): Promise<{ items: Sandbox[]; resourceVersion: string | undefined }> {
     const list = (await this.#custom.listNamespacedCustomObject({
       group: GROUP,
       version: VERSION,
@@ -109,8 +131,9 @@ export class QuotaLedger {
       plural: 'sandboxes',
     })) as {
       items: Sandbox[];
+      metadata?: { resourceVersion?: string };
     };
-    return list.items;
+    return { items: list.items, resourceVersion: list.metadata?.resourceVersion };
   }
 
   async #read(namespace: string): Promise<V1ConfigMap | undefined> {
