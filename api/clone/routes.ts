@@ -4,6 +4,7 @@ import {
   CloneRequest,
   GROUP,
   Labels,
+  SANDBOX_FINALIZER,
   SandboxName,
   VERSION,
   cloneName,
@@ -101,6 +102,7 @@ export function cloneRoutes(deps: ApiDeps): Hono {
           metadata: {
             name,
             namespace,
+            finalizers: [SANDBOX_FINALIZER],
             annotations: {
               [Annotations.clonedFrom]: sourceName,
               // The configure travels with the spec, so the clone's installCommandHash is the

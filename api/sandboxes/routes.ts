@@ -4,6 +4,7 @@ import {
   CreateSandboxRequest,
   GROUP,
   ListQuery,
+  SANDBOX_FINALIZER,
   VERSION,
   type Sandbox,
 } from '../../core/index.ts';
@@ -36,7 +37,8 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
       .create(namespace, {
         apiVersion: `${GROUP}/${VERSION}`,
         kind: 'Sandbox',
-        metadata: { name, namespace },
+        // The operator's finalizer from the start: it need not write it before it can begin.
+        metadata: { name, namespace, finalizers: [SANDBOX_FINALIZER] },
         spec: full,
       })
       .finally(() => releaseReservation(deps, namespace, name));

@@ -52,6 +52,13 @@ export const Annotations = {
   resumeRequestedAt: 'svc.io/resume-requested-at',
 } as const;
 
+/**
+ * The operator's finalizer on a Sandbox: its deletion waits until what it owns is gone and
+ * its Pod has stopped. The API writes it with the Sandbox (one write less before the
+ * operator can start on it); the operator adds it to a Sandbox created without it.
+ */
+export const SANDBOX_FINALIZER = 'svc.io/finalizer';
+
 export const Labels = {
   sandbox: 'svc.io/sandbox',
   mode: 'svc.io/mode',

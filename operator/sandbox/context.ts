@@ -93,6 +93,11 @@ export interface Pass {
   forwardedPorts?: ForwardedPort[];
   /** The sandbox Pod in the cache (undefined: none), once the lifetime step looked. */
   pod?: V1Pod;
+  /**
+   * Writes a step started that the status need not wait for (a claimed member's bookkeeping):
+   * the pass awaits them beside its status write, so a failed one still fails the pass.
+   */
+  alongside: Promise<unknown>[];
 }
 
 /**

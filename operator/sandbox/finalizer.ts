@@ -1,11 +1,11 @@
-import type { Sandbox } from '../../core/index.ts';
+import { SANDBOX_FINALIZER, type Sandbox } from '../../core/index.ts';
 import type { Pass } from './context.ts';
 
-export const FINALIZER = 'svc.io/finalizer';
+export const FINALIZER = SANDBOX_FINALIZER;
 
 /**
  * Puts the finalizer on a new Sandbox before anything it owns exists, so its deletion
- * always waits for the cleanup. The pass goes on with the patched object (its
+ * always waits for the cleanup (one the API created already has it). The pass goes on with the patched object (its
  * resourceVersion), rather than waiting for the watch to bring it back.
  */
 export async function addFinalizer(pass: Pass): Promise<Sandbox> {

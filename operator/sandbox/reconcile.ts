@@ -142,7 +142,7 @@ export class SandboxReconciler {
       }
     }
     const verdict = sandboxVerdict(stage, sandbox.status?.phase);
-    await writeStatus(pass, verdict, conditions, WITH_POD.has(stage.kind));
+    await Promise.all([writeStatus(pass, verdict, conditions, WITH_POD.has(stage.kind)), ...pass.alongside]);
     return requeues.length > 0 ? Math.min(...requeues) : undefined;
   };
 }
@@ -150,5 +150,5 @@ export class SandboxReconciler {
 function passOf(d: SandboxDeps, sandbox: Sandbox, log: Logger): Pass {
   const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
   const key = `${namespace}/${name}`;
-  return { sandbox, namespace, name, key, log, d };
+  return { sandbox, namespace, name, key, log, d, alongside: [] };
 }

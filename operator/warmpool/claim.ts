@@ -78,17 +78,23 @@ export class WarmClaimer {
 
   /**
    * The sandbox as the rest of the reconcile should see it: with the member it claimed (now
-   * or earlier) in its annotations, or unchanged when it starts (or started) cold.
+   * or earlier) in its annotations, or unchanged when it starts (or started) cold. A new
+   * claim returns once the member is the sandbox's and its sandboxd has the sandbox's token,
+   * which is all `Running` needs; the rest of its bookkeeping is `alongside`.
    */
-  async claim(log: Logger, sandbox: Sandbox, template: SandboxTemplateSpec): Promise<Sandbox> {
+  async claim(
+    log: Logger,
+    sandbox: Sandbox,
+    template: SandboxTemplateSpec,
+  ): Promise<{ sandbox: Sandbox; alongside?: Promise<unknown> }> {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
     if (sandbox.metadata.annotations?.[WarmPool.memberAnnotation]) {
       this.#given.delete(uid);
-      return sandbox;
+      return { sandbox };
     }
     const given = this.#given.get(uid);
-    if (given) return withMember(sandbox, given);
-    if (given === '' && !sandbox.status?.podName) return sandbox;
+    if (given) return { sandbox: withMember(sandbox, given) };
+    if (given === '' && !sandbox.status?.podName) return { sandbox };
     this.#given.delete(uid);
     // Started cold in an earlier pass (its status names its own Pod), or never a candidate.
     if (
@@ -97,9 +103,9 @@ export class WarmClaimer {
       sandbox.spec.cloneFromSnapshot ||
       isExpired(sandbox)
     )
-      return sandbox;
+      return { sandbox };
     const pools = this.#d.pools.list(namespace).filter((p) => matches(p, sandbox));
-    if (pools.length === 0) return sandbox;
+    if (pools.length === 0) return { sandbox };
 
     // A claim this replica made is in `#given` until the cache shows its annotation. One made
     // by a replica that failed over before annotating shows in the caches (listed afresh by
@@ -109,10 +115,11 @@ export class WarmClaimer {
     const ownPods = this.#d.owned.pods.list(namespace).filter(mine);
     const adopted = ownPods.find((p) => p.metadata?.annotations?.[WarmPool.claimedAtAnnotation]);
     if (adopted) {
-      await this.#complete(log, sandbox, adopted);
-      return withMember(sandbox, adopted.metadata!.name!);
+      const { handedOver, alongside } = this.#complete(log, sandbox, adopted);
+      await Promise.all([handedOver, alongside]);
+      return { sandbox: withMember(sandbox, adopted.metadata!.name!) };
     }
-    if (ownPods.length > 0 || this.#d.owned.claims.list(namespace).some(mine)) return sandbox;
+    if (ownPods.length > 0 || this.#d.owned.claims.list(namespace).some(mine)) return { sandbox };
 
     const fit = fitOf(sandbox, template, this.#d.settings);
     const candidates = pools.flatMap((pool) =>
@@ -129,14 +136,15 @@ export class WarmClaimer {
         this.#d.metrics.claim(namespace, pool.metadata.name!, 'hit');
         this.#given.set(uid, pod.metadata!.name!);
         this.#d.claimed(`${namespace}/${pool.metadata.name!}`);
-        await this.#complete(log, sandbox, pod, pool);
+        const { handedOver, alongside } = this.#complete(log, sandbox, pod, pool);
+        await handedOver;
         log.info({ member: pod.metadata!.name, pool: pool.metadata.name }, 'claimed a warm-pool member');
-        return withMember(sandbox, pod.metadata!.name!);
+        return { sandbox: withMember(sandbox, pod.metadata!.name!), alongside };
       }
     }
     this.#d.metrics.claim(namespace, pools[0]!.metadata.name!, 'miss');
     this.#given.set(uid, '');
-    return sandbox;
+    return { sandbox };
   }
 
   /** The commit: the member's Pod becomes the sandbox's, if nobody changed it since it was read. */
@@ -166,20 +174,27 @@ export class WarmClaimer {
   }
 
   /**
-   * The rest of a claim, each step idempotent (a pass after a crash repeats it): the member's
-   * name on the Sandbox, its claim and token Secret moved over, the token handed to sandboxd.
+   * The rest of a claim, each step idempotent (a pass after a crash repeats it). `handedOver`:
+   * the member's sandboxd has the sandbox's token. `alongside`, started at the same time: the
+   * member's name on the Sandbox, its claim and token Secret moved over.
    */
-  async #complete(log: Logger, sandbox: Sandbox, pod: V1Pod, pool?: SandboxWarmPool): Promise<void> {
+  #complete(
+    log: Logger,
+    sandbox: Sandbox,
+    pod: V1Pod,
+    pool?: SandboxWarmPool,
+  ): { handedOver: Promise<void>; alongside: Promise<unknown> } {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
     const member = pod.metadata!.name!;
-    const token = await this.#d.locator.token(namespace, name, uid);
+    const token = this.#d.locator.token(namespace, name, uid);
     const moved = {
       metadata: {
         labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: name },
         ownerReferences: [ownerOf(sandbox)],
       },
     };
-    await Promise.all([
+    const handedOver = token.then((t) => this.#retoken(log, sandbox, pod, t, pool));
+    const alongside = Promise.all([
       this.#custom.patchNamespacedCustomObject(
         {
           group: GROUP,
@@ -196,16 +211,20 @@ export class WarmClaimer {
         mergePatch,
       ),
       // A restart of the container (or a kubelet resync) reads the new token from here.
-      this.#core.patchNamespacedSecret(
-        {
-          name: sandboxdSecretName(member),
-          namespace,
-          body: { ...moved, stringData: { [SandboxPod.tokenKey]: token } },
-        },
-        mergePatch,
+      token.then((t) =>
+        this.#core.patchNamespacedSecret(
+          {
+            name: sandboxdSecretName(member),
+            namespace,
+            body: { ...moved, stringData: { [SandboxPod.tokenKey]: t } },
+          },
+          mergePatch,
+        ),
       ),
-      this.#retoken(log, sandbox, pod, token, pool),
     ]);
+    // Awaited by the pass; a failure before then must not surface as an unhandled rejection.
+    alongside.catch(() => undefined);
+    return { handedOver, alongside };
   }
 
   /** sandboxd takes the sandbox's token from the member's; from then on the old one is refused. */

@@ -6,6 +6,9 @@ import { templateOf, type Pass, type StepResult } from '../sandbox/context.ts';
  * adopted Pod is selected by the sandbox's own policy the moment it leaves the pool's.
  */
 export async function claimWarmMember(pass: Pass): Promise<StepResult> {
-  if (pass.d.warm) pass.sandbox = await pass.d.warm.claim(pass.log, pass.sandbox, templateOf(pass));
+  if (!pass.d.warm) return {};
+  const { sandbox, alongside } = await pass.d.warm.claim(pass.log, pass.sandbox, templateOf(pass));
+  pass.sandbox = sandbox;
+  if (alongside) pass.alongside.push(alongside);
   return {};
 }

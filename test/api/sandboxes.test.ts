@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Sandbox } from '../../core/index.ts';
+import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
+import { mergePatch } from '../../kube/index.ts';
 import { startTestApi, useNamespace, type TestApi } from '../support/index.ts';
 
 const ns = useNamespace('api-sbx');
@@ -150,8 +151,28 @@ describe('GET, list, stop, resume, DELETE', () => {
   it('deletes (202) and the sandbox is gone', async () => {
     expect((await api.call('DELETE', '/sandboxes/b-code', { key: api.keys.alice })).status).toBe(403);
     expect((await api.call('DELETE', '/sandboxes/b-code', { key: api.keys.bob })).status).toBe(202);
-    await api.deps.cache.until(ns.name, 'b-code', (s) => s === undefined, 10_000);
+    // No operator runs here: the finalizer the API wrote with the Sandbox holds it, terminating,
+    // until one has cleaned up. The API already answers 404 for it.
+    const terminating = await api.deps.cache.until(
+      ns.name,
+      'b-code',
+      (s) => s?.metadata.deletionTimestamp !== undefined,
+      10_000,
+    );
+    expect(terminating?.metadata.finalizers).toEqual(['svc.io/finalizer']);
     expect((await api.call('GET', '/sandboxes/b-code', { key: api.keys.bob })).status).toBe(404);
+    await ns.custom.patchNamespacedCustomObject(
+      {
+        group: GROUP,
+        version: VERSION,
+        plural: 'sandboxes',
+        namespace: ns.name,
+        name: 'b-code',
+        body: { metadata: { finalizers: null } },
+      },
+      mergePatch,
+    );
+    await api.deps.cache.until(ns.name, 'b-code', (s) => s === undefined, 10_000);
   });
 });
 
