@@ -27,11 +27,16 @@ export function canAccess(caller: Caller, sandbox: Sandbox): boolean {
 /**
  * The sandbox `{id}` names, if the caller may act on it: 404 when it does not exist,
  * 403 when it belongs to someone else. Every sandbox endpoint goes through here.
+ *
+ * A Running sandbox comes from the cache. Any other is read afresh: the cache may be a
+ * moment behind a phase change that a watcher (kubectl, a client's wait) has already seen,
+ * and an operation that needs `Running` must not answer 409 for a sandbox that is.
  */
 export async function ownedSandbox(c: Context, deps: ApiDeps): Promise<Sandbox> {
   const namespace = requestNamespace(c, deps);
   const name = c.req.param('id') ?? '';
-  const sandbox = deps.cache.get(namespace, name) ?? (await deps.sandboxes.read(namespace, name));
+  const cached = deps.cache.get(namespace, name);
+  const sandbox = cached?.status?.phase === 'Running' ? cached : await deps.sandboxes.read(namespace, name);
   if (!sandbox || sandbox.metadata.deletionTimestamp)
     throw notFound(`sandbox ${name} not found in namespace ${namespace}`);
   if (!canAccess(c.var.caller, sandbox)) throw forbidden(`sandbox ${name} belongs to another user`);
