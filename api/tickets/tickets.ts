@@ -38,6 +38,8 @@ export interface Ticket {
   ttlMs: number;
   /** Milliseconds since the epoch. */
   expiresAt: number;
+  /** The sandbox it was issued for, as just read. */
+  sandbox: Sandbox;
 }
 
 /** Issues a ticket for `caller` on `sandbox` (and `port`), valid `ttlMs` from the API's clock. */
@@ -101,6 +103,7 @@ export async function verifyTicket(
     id: claims.jti,
     ttlMs,
     expiresAt: claims.exp,
+    sandbox,
   };
 }
 
