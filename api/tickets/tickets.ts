@@ -1,5 +1,6 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Sandbox } from '../../core/index.ts';
+import { RETRY_AFTER_SECONDS, type Sandbox } from '../../core/index.ts';
+import { SandboxdUnavailable } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
@@ -120,7 +121,14 @@ async function sign(
   claims: TicketClaims,
   body: string,
 ): Promise<string> {
-  const token = await deps.sandboxd.token(claims.ns, claims.sb, claims.uid);
+  const token = await deps.sandboxd.token(claims.ns, claims.sb, claims.uid).catch((err: unknown) => {
+    // The installation's key is not there yet (the operator creates it when it starts).
+    if (err instanceof SandboxdUnavailable)
+      throw new HttpError(503, 'unavailable', `tickets cannot be signed yet: ${err.message}`, {
+        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      });
+    throw err;
+  });
   const key = createHmac('sha256', token).update(`svc ${purpose} ticket v1`).digest();
   return createHmac('sha256', key).update(body).digest('base64url');
 }
