@@ -74,7 +74,7 @@ export function PortsTab({ session, sandbox }: { session: Session; sandbox: Sand
                     <button
                       type="button"
                       disabled={busy}
-                      aria-label={`Open the preview of port ${p.port}`}
+                      aria-label={`Open preview of port ${p.port}`}
                       onClick={() =>
                         void run(async () => {
                           const { absoluteUrl } = await session.client.createPreviewTicket(name, p.port);
