@@ -16,7 +16,7 @@ import { keyRoutes } from './keys/index.ts';
 import { requestLog } from './logging/index.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { portRoutes } from './ports/index.ts';
-import { previewRoutes } from './preview/index.ts';
+import { previewCredentials, previewRoutes } from './preview/index.ts';
 import { sandboxRoutes } from './sandboxes/index.ts';
 import { namespaceQuery, pathParams } from './validation/index.ts';
 import { secretRoutes } from './secrets/index.ts';
@@ -42,12 +42,13 @@ export function createApp(deps: ApiDeps): Hono {
   );
 
   const v1 = new Hono();
-  v1.use(authenticate(deps.auth));
+  v1.use(previewCredentials(deps, authenticate(deps.auth), { tickets: true }));
   // Every path and query parameter is checked here, after authentication and before any
   // route: nothing that is not a Kubernetes name reaches an apiserver path or selector.
   v1.use('/sandboxes/*', namespaceQuery());
   v1.use('/sandboxes/:id/*', pathParams('id'));
   v1.use('/sandboxes/:id/ports/:port', pathParams('port'));
+  v1.use('/sandboxes/:id/ports/:port/*', pathParams('port'));
   v1.use('/sandboxes/:id/preview/:port/*', pathParams('port'));
   v1.use('/secrets/*', namespaceQuery());
   v1.use('/secrets/:secretName', pathParams('secretName'));

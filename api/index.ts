@@ -4,7 +4,7 @@ export type { ApiDeps } from './deps.ts';
 export { ApiKeyStore, OidcVerifier } from './auth/index.ts';
 export type { AuthOptions, Caller } from './auth/index.ts';
 export { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
-export { PreviewTargets } from './preview/index.ts';
+export { PreviewTargets, PREVIEW_SESSION_TTL_MS, PREVIEW_TICKET_TTL_MS } from './preview/index.ts';
 export { UserSecrets } from './secrets/index.ts';
 export { serveApi } from './serve.ts';
 export type { ServedApi } from './serve.ts';

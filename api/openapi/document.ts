@@ -32,6 +32,7 @@ import { execOperations } from '../exec/openapi.ts';
 import { fileOperations } from '../files/openapi.ts';
 import { discoveryOperations } from '../discovery/openapi.ts';
 import { terminalOperations } from '../terminal/openapi.ts';
+import { previewOperations } from '../preview/openapi.ts';
 
 export type Status =
   | 101
@@ -414,6 +415,7 @@ export const operations: Operation[] = [
   ...execOperations,
   ...fileOperations,
   ...terminalOperations,
+  ...previewOperations,
   ...discoveryOperations,
 ];
 

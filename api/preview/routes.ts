@@ -1,11 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { routePath } from 'hono/route';
 import { z } from 'zod';
-import { SandboxPod } from '../../core/index.ts';
+import { SandboxPod, type Sandbox } from '../../core/index.ts';
 import { HttpError, notFound, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { ownedSandbox } from '../sandboxes/index.ts';
+import { issueTicket } from '../tickets/index.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
+import { PREVIEW_TICKET_TTL_MS } from './signin.ts';
 
 const PortParam = z.coerce.number().int().min(1).max(65535);
 
@@ -48,6 +50,22 @@ export function previewRoutes(deps: ApiDeps): Hono {
       headers: responseHeaders(upstream.headers),
     });
   };
+  // A ticket a browser exchanges for the preview's cookie (`previewCredentials`): the URL to
+  // open, relative to this API's host. Never logged: the request log has no bodies.
+  app.post('/:id/ports/:port/preview-ticket', async (c) => {
+    const { sandbox, port } = await previewPort(c, deps);
+    const { ticket, expiresAt } = await issueTicket(deps, 'preview', c.var.caller, sandbox, {
+      ttlMs: PREVIEW_TICKET_TTL_MS,
+      port,
+    });
+    const query = new URLSearchParams();
+    const namespace = c.req.query('namespace');
+    if (namespace) query.set('namespace', namespace);
+    query.set('ticket', ticket);
+    const path = c.req.path.replace(/\/ports\/[^/]+\/preview-ticket$/, `/preview/${port}/`);
+    c.header('cache-control', 'no-store');
+    return c.json({ url: `${path}?${query.toString()}`, expiresAt });
+  });
   app.all('/:id/preview/:port', handler);
   app.all('/:id/preview/:port/*', handler);
   return app;
@@ -65,8 +83,8 @@ export function splitPreviewPath(rawPath: string, routePath: string): { prefix: 
   return { prefix: segments.slice(0, depth).join('/'), rest: `/${segments.slice(depth).join('/')}` };
 }
 
-/** Owner-or-admin, `Running` (409 otherwise), port forwarded (404 otherwise): the base URL. */
-export async function previewTarget(c: Context, deps: ApiDeps): Promise<string> {
+/** Owner-or-admin, `Running` (409 otherwise), port forwarded (404 otherwise): the sandbox and port. */
+export async function previewPort(c: Context, deps: ApiDeps): Promise<{ sandbox: Sandbox; port: number }> {
   const sandbox = await ownedSandbox(c, deps);
   const port = PortParam.safeParse(c.req.param('port'));
   if (!port.success) throw validationError(port.error, 'port');
@@ -82,11 +100,18 @@ export async function previewTarget(c: Context, deps: ApiDeps): Promise<string> 
   if (!(sandbox.status.forwardedPorts ?? []).some((p) => p.port === port.data)) {
     throw notFound(`port ${port.data} of sandbox ${name} is not forwarded`);
   }
+  return { sandbox, port: port.data };
+}
+
+/** `previewPort`'s checks, then the base URL of the port's Service. */
+export async function previewTarget(c: Context, deps: ApiDeps): Promise<string> {
+  const { sandbox, port } = await previewPort(c, deps);
+  const name = sandbox.metadata.name ?? '';
   try {
-    return await deps.previews.base(sandbox.metadata.namespace ?? '', name, port.data);
+    return await deps.previews.base(sandbox.metadata.namespace ?? '', name, port);
   } catch (err) {
-    deps.logger.warn({ err, sandbox: name, port: port.data }, 'preview target lookup failed');
-    throw new HttpError(502, 'bad_gateway', `port ${port.data} of sandbox ${name} cannot be reached yet`);
+    deps.logger.warn({ err, sandbox: name, port }, 'preview target lookup failed');
+    throw new HttpError(502, 'bad_gateway', `port ${port} of sandbox ${name} cannot be reached yet`);
   }
 }
 

@@ -8,6 +8,7 @@ import type { ApiDeps } from '../deps.ts';
 import { errorHandler } from '../errors/index.ts';
 import { NOT_FORWARDED } from './headers.ts';
 import { previewTarget, splitPreviewPath } from './routes.ts';
+import { previewCredentials } from './signin.ts';
 
 /**
  * Passes WebSocket (and other HTTP Upgrade) requests on the preview path through to the
@@ -18,7 +19,7 @@ export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Du
   // The same middleware and checks as the HTTP routes, run on the upgrade's headers.
   const check = new Hono();
   check.onError(errorHandler(deps.logger));
-  check.use(authenticate(deps.auth));
+  check.use(previewCredentials(deps, authenticate(deps.auth), { tickets: false }));
   const target = async (c: Context) =>
     c.json({
       target: await previewTarget(c, deps),

@@ -1,3 +1,2 @@
-export { terminalRoutes } from './routes.ts';
+export { terminalRoutes, TICKET_TTL_MS } from './routes.ts';
 export { terminalUpgrade, TERMINAL_PATH } from './upgrade.ts';
-export { TICKET_TTL_MS } from './tickets.ts';

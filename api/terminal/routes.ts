@@ -3,7 +3,10 @@ import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { ownedSandbox } from '../sandboxes/index.ts';
 import { requireRunning, terminalQuery } from './checks.ts';
-import { issueTicket } from './tickets.ts';
+import { issueTicket } from '../tickets/index.ts';
+
+/** How long a terminal ticket may wait for its WebSocket upgrade. */
+export const TICKET_TTL_MS = 30_000;
 
 /**
  * The terminal's HTTP side: tickets for browsers (which cannot set headers on a WebSocket),
@@ -17,7 +20,7 @@ export function terminalRoutes(deps: ApiDeps): Hono {
     const sandbox = await ownedSandbox(c, deps);
     requireRunning(sandbox);
     // Never logged: the request log has method, path and status only.
-    return c.json(await issueTicket(deps, c.var.caller, sandbox));
+    return c.json(await issueTicket(deps, 'terminal', c.var.caller, sandbox, { ttlMs: TICKET_TTL_MS }));
   });
 
   app.get('/:id/terminal', async (c) => {

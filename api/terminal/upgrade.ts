@@ -12,7 +12,7 @@ import { RETRY_AFTER_SECONDS } from '../../core/index.ts';
 import { requireRunning, terminalQuery } from './checks.ts';
 import { TerminalMetrics } from './metrics.ts';
 import { runSession, type SessionContext } from './session.ts';
-import { invalidTicket, verifyTicket, type Ticket } from './tickets.ts';
+import { invalidTicket, verifyTicket, type Ticket } from '../tickets/index.ts';
 
 /** The terminal's path; the server sends its upgrades here and the rest to the preview's. */
 export const TERMINAL_PATH = /^\/api\/v1\/sandboxes\/[^/]+\/terminal$/;
@@ -131,7 +131,10 @@ function ticketOrCredentials(deps: ApiDeps): MiddlewareHandler<Env> {
     const text = c.req.query('ticket');
     if (text === undefined) return auth(c, next);
     const id = /^\/api\/v1\/sandboxes\/([^/]+)\/terminal$/.exec(c.req.path)?.[1] ?? '';
-    const ticket = await verifyTicket(deps, text, requestNamespace(c, deps), safeDecode(id));
+    const ticket = await verifyTicket(deps, 'terminal', text, {
+      namespace: requestNamespace(c, deps),
+      name: safeDecode(id),
+    });
     if (c.req.header('x-api-key') !== undefined || c.req.header('authorization') !== undefined) {
       await auth(c, async () => {});
       if (c.var.caller.user !== ticket.caller.user)

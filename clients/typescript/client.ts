@@ -254,6 +254,25 @@ export class SvcClient {
   }
 
   /**
+   * A one-use ticket for a browser: `url` (resolved against this client's base URL) opens
+   * the port's preview in a new tab, where its first answer sets a cookie for that preview
+   * path alone (docs/ports.md). Programs send their credential to `previewUrl` instead.
+   */
+  async createPreviewTicket(
+    id: string,
+    port: number,
+    opts: CallOptions = {},
+  ): Promise<Success<'createPreviewTicket'> & { absoluteUrl: string }> {
+    const ticket = ok(
+      await this.raw.POST('/sandboxes/{id}/ports/{port}/preview-ticket', {
+        params: { path: { id, port }, query: this.#query(opts) },
+        signal: opts.signal,
+      }),
+    );
+    return { ...ticket, absoluteUrl: new URL(ticket.url, this.#base).toString() };
+  }
+
+  /**
    * A request to a server inside the sandbox through the preview proxy, with this client's
    * credential. The answer comes back as it is, whatever its status: a refusal of the API
    * (401, 403, 404, 409, 502) cannot be told apart from the sandbox's own answers by status.

@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { waitFor } from '../controlplane/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -32,6 +33,15 @@ const template = useClusterTemplate('console', ns, {});
 // For the code sandbox: its own process writes a line on each stream, for the logs page.
 const codeTemplate = useClusterTemplate('console-code', ns, {
   command: ['sh', '-c', 'echo console-started; echo console-warned >&2; exec sleep infinity'],
+});
+// For the preview: a small page served on port 8080 inside the sandbox.
+const PAGE = '<!doctype html><html lang="en"><title>ui-web app</title><h1>hello from ui-web</h1></html>';
+const webTemplate = useClusterTemplate('console-web', ns, {
+  command: [
+    'node',
+    '-e',
+    `require('node:http').createServer((q, s) => { s.writeHead(200, { 'content-type': 'text/html' }); s.end(${JSON.stringify(PAGE)}); }).listen(8080, '127.0.0.1')`,
+  ],
 });
 useOperator(ns, { identity: 'console-test', logger: pino({ level: 'silent' }) });
 
@@ -439,6 +449,51 @@ describe('the console in chromium', () => {
       await expect
         .poll(() => page.locator('tr[data-file="dropped.bin"]').count(), { timeout: QUICK })
         .toBe(0);
+      await context.close();
+    },
+    3 * 60_000,
+  );
+
+  it(
+    'opens a port’s preview in a new tab: a one-use ticket, then a cookie for that preview path alone',
+    async () => {
+      await createThroughApi('ui-web', 'code', webTemplate);
+      await waitForSandboxPhase(ns, 'ui-web', 'Running', SLOW);
+      const forwarded = await api.call('POST', '/sandboxes/ui-web/ports', {
+        key: api.keys.alice,
+        body: { port: 8080 },
+      });
+      expect(forwarded.status, await forwarded.clone().text()).toBe(201);
+      const path = '/api/v1/sandboxes/ui-web/preview/8080';
+      await waitFor(
+        async () => (await fetch(`${base}${path}/`, { headers: { 'x-api-key': api.keys.alice } })).ok,
+        { timeoutMs: 30_000, describe: () => 'the page inside the sandbox to answer' },
+      );
+      const { context, page } = await newPage();
+      await signIn(page, api.keys.alice);
+      await page.goto(`${base}/#/sandboxes/ui-web/ports`);
+      const open = page.getByRole('button', { name: 'Open preview of port 8080' });
+      await open.waitFor({ timeout: QUICK });
+      await check(page, 'sandbox-ports-preview');
+      const [tab] = await Promise.all([context.waitForEvent('page', { timeout: QUICK }), open.click()]);
+      await tab.getByRole('heading', { name: 'hello from ui-web', level: 1 }).waitFor({ timeout: QUICK });
+      // The ticket was exchanged and dropped: the tab shows the preview path without it.
+      expect(tab.url()).toBe(`${base}${path}/`);
+      // noopener, and the page is a sandboxed document: no handle on the console, no storage.
+      expect(await tab.evaluate<boolean>(`window.opener === null`)).toBe(true);
+      expect(
+        await tab.evaluate<string>(
+          `(() => { try { return String(sessionStorage.length) } catch (e) { return e.name } })()`,
+        ),
+      ).toBe('SecurityError');
+      const cookies = (await context.cookies()).filter((c) => c.name === 'svc_preview');
+      expect(cookies.map(({ path: p, httpOnly, sameSite }) => ({ path: p, httpOnly, sameSite }))).toEqual([
+        { path, httpOnly: true, sameSite: 'Lax' },
+      ]);
+      await tab.screenshot({ path: join(SHOTS, 'preview-tab.png') });
+      // The browser sends the cookie to that preview path, and the API takes it nowhere else.
+      expect((await context.request.get(`${base}${path}/`)).status()).toBe(200);
+      expect((await context.request.get(`${base}/api/v1/sandboxes`)).status()).toBe(401);
       await context.close();
     },
     3 * 60_000,

@@ -234,6 +234,28 @@ def test_ports() -> None:
     assert url == f"{BASE}/api/v1/sandboxes/sb/preview/8080/index.html?namespace=ns"
 
 
+def test_preview_ticket() -> None:
+    ticket = {"url": "/api/v1/sandboxes/sb/preview/8080/?namespace=ns&ticket=t.s", "expiresAt": "x"}
+    rec = Recorder(lambda r: httpx.Response(200, json=ticket))
+    with rec.sync(namespace="ns") as client:
+        got = client.preview_ticket("sb", 8080)
+    assert (rec.last.method, str(rec.last.url)) == (
+        "POST",
+        f"{BASE}/api/v1/sandboxes/sb/ports/8080/preview-ticket?namespace=ns",
+    )
+    assert got == svc.PreviewTicket(url=f"{BASE}{ticket['url']}", expires_at="x")
+    assert "t.s" not in repr(got)
+
+
+async def test_async_preview_ticket() -> None:
+    ticket = {"url": "/api/v1/sandboxes/sb/preview/8080/?ticket=t.s", "expiresAt": "x"}
+    rec = Recorder(lambda r: httpx.Response(200, json=ticket))
+    async with rec.aio() as client:
+        got = await client.preview_ticket("sb", 8080)
+    assert rec.last.url.path == "/api/v1/sandboxes/sb/ports/8080/preview-ticket"
+    assert got.url == f"{BASE}{ticket['url']}"
+
+
 def test_governance_calls() -> None:
     def answer(r: httpx.Request) -> httpx.Response:
         if r.method == "DELETE":

@@ -57,34 +57,50 @@ export function PortsTab({ session, sandbox }: { session: Session; sandbox: Sand
             </tr>
           </thead>
           <tbody>
-            {ports.map((p) => {
-              // A public preview URL needs no credential; the API's proxy path needs the
-              // caller's, which a new tab cannot send, so it is shown for programs to use.
-              const url = p.previewUrl ?? session.client.previewUrl(name, p.port);
-              return (
-                <tr key={p.port}>
-                  <td>{p.port}</td>
-                  <td>
-                    <a href={url} target="_blank" rel="noopener noreferrer">
-                      {url}
+            {ports.map((p) => (
+              <tr key={p.port}>
+                <td>{p.port}</td>
+                <td>
+                  {p.previewUrl ? (
+                    // A public preview URL is its own origin and needs no credential here.
+                    <a href={p.previewUrl} target="_blank" rel="noopener noreferrer">
+                      {p.previewUrl}
                     </a>
-                  </td>
-                  <td>
-                    <code>{p.internalUrl}</code>
-                  </td>
-                  <td>
+                  ) : (
+                    // The API's preview path: a new tab cannot send the key (it stays in this
+                    // tab's session storage), so a one-use ticket signs that tab in to this
+                    // port's preview alone (docs/ports.md). noopener: the tab gets no handle
+                    // on this one and no copy of its session storage.
                     <button
                       type="button"
                       disabled={busy}
-                      aria-label={`Stop forwarding port ${p.port}`}
-                      onClick={() => void run(() => session.client.unforwardPort(name, p.port))}
+                      aria-label={`Open preview of port ${p.port}`}
+                      onClick={() =>
+                        void run(async () => {
+                          const { absoluteUrl } = await session.client.createPreviewTicket(name, p.port);
+                          window.open(absoluteUrl, '_blank', 'noopener,noreferrer');
+                        })
+                      }
                     >
-                      Stop forwarding
+                      Open preview
                     </button>
-                  </td>
-                </tr>
-              );
-            })}
+                  )}
+                </td>
+                <td>
+                  <code>{p.internalUrl}</code>
+                </td>
+                <td>
+                  <button
+                    type="button"
+                    disabled={busy}
+                    aria-label={`Stop forwarding port ${p.port}`}
+                    onClick={() => void run(() => session.client.unforwardPort(name, p.port))}
+                  >
+                    Stop forwarding
+                  </button>
+                </td>
+              </tr>
+            ))}
           </tbody>
         </table>
       )}

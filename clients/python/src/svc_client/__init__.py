@@ -17,6 +17,7 @@ from ._files import (
     WrittenFile,
 )
 from ._http import RetryPolicy, __version__
+from ._preview import PreviewTicket
 from ._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
@@ -110,6 +111,7 @@ __all__ = [
     "PermissionDenied",
     "Policy",
     "PolicyViolation",
+    "PreviewTicket",
     "RateLimited",
     "RetryPolicy",
     "SSEDecoder",

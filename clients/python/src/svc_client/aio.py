@@ -23,6 +23,7 @@ from ._http import (
     RetryPolicy,
     json_body,
 )
+from ._preview import AsyncPreviewMixin
 from ._sse import aiter_sse_response
 from ._terminal import AsyncTerminalMixin
 from .client import (
@@ -180,7 +181,7 @@ class AsyncConfigureStream:
         await self.aclose()
 
 
-class AsyncClient(AsyncExecMixin, AsyncTerminalMixin):
+class AsyncClient(AsyncExecMixin, AsyncTerminalMixin, AsyncPreviewMixin):
     """Asyncio client of the svc API; same arguments and methods as
     :class:`~svc_client.Client`, with coroutines, async iterators and async streams.
     ``token`` may also be an ``async`` callable.

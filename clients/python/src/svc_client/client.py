@@ -25,6 +25,7 @@ from ._http import (
     api_base,
     json_body,
 )
+from ._preview import PreviewMixin
 from ._sse import SSEEvent, iter_sse_response
 from ._terminal import TerminalMixin
 from .errors import NotFound, SandboxFailed, StreamInterrupted, WaitTimeout
@@ -474,7 +475,7 @@ def phases(phase: str | Iterable[str]) -> frozenset[str]:
     return frozenset([phase] if isinstance(phase, str) else phase)
 
 
-class Client(ExecMixin, TerminalMixin):
+class Client(ExecMixin, TerminalMixin, PreviewMixin):
     """Blocking client of the svc API.
 
     Args:

@@ -1,17 +1,22 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import type { Sandbox } from '../../core/index.ts';
+import { RETRY_AFTER_SECONDS, type Sandbox } from '../../core/index.ts';
+import { SandboxdUnavailable } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 
-/** How long a ticket may wait for its WebSocket upgrade. */
-export const TICKET_TTL_MS = 30_000;
+/**
+ * What a ticket is for. Each purpose signs with its own key (derived from the sandbox's key
+ * and the purpose), so a ticket of one purpose is never valid as another: a terminal ticket
+ * opens no preview, a preview ticket is no preview cookie, and a cookie is no ticket.
+ */
+export type TicketPurpose = 'terminal' | 'preview' | 'preview-session';
 
 /**
  * What a ticket carries: who it is for, which sandbox (and which incarnation of it, by uid),
- * until when, and its id. It is signed, not stored: any API replica can check it. That it
- * is used only once is recorded by the sandbox's sandboxd, the one place every replica
- * reaches for that sandbox (sandboxd/terminal.go).
+ * which port when it is for one, until when, and its id. It is signed, not stored: any API
+ * replica can check it. Whether it may be used more than once is its user's to decide (the
+ * terminal's sandboxd, the preview's ledger).
  */
 interface TicketClaims {
   v: 1;
@@ -21,6 +26,7 @@ interface TicketClaims {
   ns: string;
   sb: string;
   uid: string;
+  port?: number;
   /** Milliseconds since the epoch. */
   exp: number;
   jti: string;
@@ -31,16 +37,22 @@ export interface Ticket {
   caller: Caller;
   id: string;
   ttlMs: number;
+  /** Milliseconds since the epoch. */
+  expiresAt: number;
+  /** The sandbox it was issued for, as just read. */
+  sandbox: Sandbox;
 }
 
-/** Issues a ticket for `caller` on `sandbox`, valid `TICKET_TTL_MS` from the API's clock. */
+/** Issues a ticket for `caller` on `sandbox` (and `port`), valid `ttlMs` from the API's clock. */
 export async function issueTicket(
   deps: ApiDeps,
+  purpose: TicketPurpose,
   caller: Caller,
   sandbox: Sandbox,
+  opts: { ttlMs: number; port?: number },
 ): Promise<{ ticket: string; expiresAt: string }> {
   const { namespace = '', name = '', uid = '' } = sandbox.metadata;
-  const exp = deps.clock().getTime() + TICKET_TTL_MS;
+  const exp = deps.clock().getTime() + opts.ttlMs;
   const claims: TicketClaims = {
     v: 1,
     sub: caller.user,
@@ -49,36 +61,40 @@ export async function issueTicket(
     ns: namespace,
     sb: name,
     uid,
+    ...(opts.port !== undefined ? { port: opts.port } : {}),
     exp,
     jti: randomUUID(),
   };
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  const signature = await sign(deps, claims, body);
+  const signature = await sign(deps, purpose, claims, body);
   return { ticket: `${body}.${signature}`, expiresAt: new Date(exp).toISOString() };
 }
 
 /**
- * Checks a ticket presented for the terminal of `namespace/name`: 401 `invalid_ticket` when
- * it is malformed, forged, expired, or for another sandbox (or another incarnation of it: the
- * uid is signed too). Whether it was used already is sandboxd's to say.
+ * Checks a ticket presented for `namespace/name` (and `port`): 401 `invalid_ticket` when it
+ * is malformed, forged, of another purpose, expired, or for another sandbox (or another
+ * incarnation of it: the uid is signed too) or port.
  */
 export async function verifyTicket(
   deps: ApiDeps,
+  purpose: TicketPurpose,
   text: string,
-  namespace: string,
-  name: string,
+  target: { namespace: string; name: string; port?: number },
 ): Promise<Ticket> {
   const [body = '', signature = '', ...rest] = text.split('.');
   const claims = rest.length === 0 ? parseClaims(body) : undefined;
   if (!claims) throw invalidTicket('the ticket is malformed');
   // The signature first: nothing a forger wrote is used to address the cluster.
-  const expected = Buffer.from(await sign(deps, claims, body));
+  const expected = Buffer.from(await sign(deps, purpose, claims, body));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     throw invalidTicket('the ticket is not valid');
-  if (claims.ns !== namespace || claims.sb !== name)
+  if (claims.ns !== target.namespace || claims.sb !== target.name)
     throw invalidTicket('the ticket was issued for another sandbox');
-  const sandbox = deps.cache.get(namespace, name) ?? (await deps.sandboxes.read(namespace, name));
+  if (claims.port !== target.port) throw invalidTicket('the ticket was issued for another port');
+  const sandbox =
+    deps.cache.get(target.namespace, target.name) ??
+    (await deps.sandboxes.read(target.namespace, target.name));
   if (!sandbox || sandbox.metadata.uid !== claims.uid)
     throw invalidTicket('the ticket was issued for another sandbox');
   const ttlMs = claims.exp - deps.clock().getTime();
@@ -87,18 +103,33 @@ export async function verifyTicket(
     caller: { user: claims.sub, groups: claims.groups, isAdmin: claims.admin, via: 'ticket' },
     id: claims.jti,
     ttlMs,
+    expiresAt: claims.exp,
+    sandbox,
   };
 }
 
 export const invalidTicket = (message: string) => new HttpError(401, 'invalid_ticket', message);
 
 /**
- * HMAC-SHA256 of the claims, keyed by a key derived from the sandbox's sandboxd token: the
- * installation's key (shared by every replica through its Secret) bound to this sandbox.
+ * HMAC-SHA256 of the claims, keyed by a key derived from the sandbox's sandboxd token and the
+ * purpose: the installation's key (shared by every replica through its Secret) bound to this
+ * sandbox and this use.
  */
-async function sign(deps: ApiDeps, claims: TicketClaims, body: string): Promise<string> {
-  const token = await deps.sandboxd.token(claims.ns, claims.sb, claims.uid);
-  const key = createHmac('sha256', token).update('svc terminal ticket v1').digest();
+async function sign(
+  deps: ApiDeps,
+  purpose: TicketPurpose,
+  claims: TicketClaims,
+  body: string,
+): Promise<string> {
+  const token = await deps.sandboxd.token(claims.ns, claims.sb, claims.uid).catch((err: unknown) => {
+    // The installation's key is not there yet (the operator creates it when it starts).
+    if (err instanceof SandboxdUnavailable)
+      throw new HttpError(503, 'unavailable', `tickets cannot be signed yet: ${err.message}`, {
+        headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      });
+    throw err;
+  });
+  const key = createHmac('sha256', token).update(`svc ${purpose} ticket v1`).digest();
   return createHmac('sha256', key).update(body).digest('base64url');
 }
 
@@ -114,6 +145,7 @@ function parseClaims(body: string): TicketClaims | undefined {
       typeof c.ns === 'string' &&
       typeof c.sb === 'string' &&
       typeof c.uid === 'string' &&
+      (c.port === undefined || Number.isInteger(c.port)) &&
       typeof c.exp === 'number' &&
       typeof c.jti === 'string'
     )

@@ -1,0 +1,2 @@
+export { issueTicket, verifyTicket, invalidTicket } from './tickets.ts';
+export type { Ticket, TicketPurpose } from './tickets.ts';
