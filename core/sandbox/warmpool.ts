@@ -73,6 +73,12 @@ export const WarmPool = {
   memberAnnotation: 'svc.io/warm-member',
   /** On a claimed Pod: RFC 3339 time of the claim, where `timeout` and `idleTimeout` start. */
   claimedAtAnnotation: 'svc.io/warm-claimed-at',
+  /**
+   * On a claimed Pod: the pool it came from. Its sandboxd still holds the pool's token until
+   * the claim hands it the sandbox's, and a leader that takes over a claim half done derives
+   * that token from the pool.
+   */
+  claimedFromAnnotation: 'svc.io/warm-claimed-from',
 } as const;
 
 /**

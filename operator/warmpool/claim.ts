@@ -132,7 +132,7 @@ export class WarmClaimer {
       ).map((pod) => ({ pool, pod })),
     );
     for (const { pool, pod } of candidates) {
-      if (await this.#take(sandbox, pod)) {
+      if (await this.#take(sandbox, pod, pool.metadata.name!)) {
         this.#d.metrics.claim(namespace, pool.metadata.name!, 'hit');
         this.#given.set(uid, pod.metadata!.name!);
         this.#d.claimed(`${namespace}/${pool.metadata.name!}`);
@@ -148,7 +148,7 @@ export class WarmClaimer {
   }
 
   /** The commit: the member's Pod becomes the sandbox's, if nobody changed it since it was read. */
-  async #take(sandbox: Sandbox, pod: V1Pod): Promise<boolean> {
+  async #take(sandbox: Sandbox, pod: V1Pod, pool: string): Promise<boolean> {
     const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
     try {
       await this.#core.patchNamespacedPod(
@@ -159,7 +159,10 @@ export class WarmClaimer {
             metadata: {
               resourceVersion: pod.metadata!.resourceVersion,
               labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: name },
-              annotations: { [WarmPool.claimedAtAnnotation]: rfc3339(this.#now()) },
+              annotations: {
+                [WarmPool.claimedAtAnnotation]: rfc3339(this.#now()),
+                [WarmPool.claimedFromAnnotation]: pool,
+              },
               ownerReferences: [ownerOf(sandbox)],
             },
           },
@@ -238,9 +241,15 @@ export class WarmClaimer {
     const address =
       pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
       (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined);
+    // A claim this pass made knows its pool; one a leader before it left half done names it
+    // on the Pod (the pool's label went with the commit).
     const owner =
-      pool ?? this.#d.pools.get(pod.metadata?.labels?.[WarmPool.poolLabel] ?? '', sandbox.metadata.namespace);
-    if (!address || !owner) return; // a repeat after the claim: the token was handed over then
+      pool ??
+      this.#d.pools.get(
+        pod.metadata?.annotations?.[WarmPool.claimedFromAnnotation] ?? '',
+        sandbox.metadata.namespace,
+      );
+    if (!address || !owner) return; // the pool is gone: its token cannot be derived to hand over
     const old = sandboxdToken(await this.#d.key(), {
       namespace: sandbox.metadata.namespace!,
       name: pod.metadata!.name!,

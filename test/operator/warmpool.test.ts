@@ -234,6 +234,73 @@ describe('a warm pool', () => {
     expect(stopped.status?.conditions?.find((c) => c.type === 'Expired')?.reason).toBe('TimeoutExceeded');
   }, 120_000);
 
+  test('a claim the leader committed but did not finish (it died) is finished by the next one', async () => {
+    const [member] = await full('main', 2);
+    const memberName = member!.metadata!.name!;
+    const pool = await getPool('main');
+    await operator.stop();
+    try {
+      await createSandbox(ns, 'takeover', { templateRef: { name: template } });
+      const created = await getSandbox('takeover');
+      // The commit as the claim writes it (the Pod moves to the sandbox, stamped with its
+      // pool), and nothing after it: no annotation on the Sandbox, no token handed over.
+      await ns.core.patchNamespacedPod(
+        {
+          name: memberName,
+          namespace: ns.name,
+          body: {
+            metadata: {
+              resourceVersion: member!.metadata!.resourceVersion,
+              labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: 'takeover' },
+              annotations: {
+                [WarmPool.claimedAtAnnotation]: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+                [WarmPool.claimedFromAnnotation]: 'main',
+              },
+              ownerReferences: [
+                {
+                  apiVersion: `${GROUP}/${VERSION}`,
+                  kind: 'Sandbox',
+                  name: 'takeover',
+                  uid: created.metadata.uid!,
+                  controller: true,
+                  blockOwnerDeletion: true,
+                },
+              ],
+            },
+          },
+        },
+        mergePatch,
+      );
+    } finally {
+      operator = await startOperator({
+        kc: ns.kc,
+        logger,
+        settings: testOperatorSettings,
+        namespace: ns.name,
+        leaseNamespace: ns.name,
+        identity: 'warmpool-test',
+      });
+    }
+    const sandbox = await waitForSandboxPhase(ns, 'takeover', 'Running');
+    expect(sandbox.status?.podName).toBe(memberName);
+    expect(sandbox.metadata.annotations?.[WarmPool.memberAnnotation]).toBe(memberName);
+    const owned = await ownedBy('takeover');
+    expect(owned.pods.map((p) => p.metadata?.name)).toEqual([memberName]);
+    expect(owned.claims.map((c) => c.metadata?.name)).toEqual([`${memberName}-workspace`]);
+    // The new leader handed the sandbox's token to the member's sandboxd.
+    const key = await new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read();
+    const address = owned.pods[0]!.metadata!.annotations![Annotations.sandboxdAddress]!;
+    const old = sandboxdToken(key, {
+      namespace: ns.name,
+      name: memberName,
+      uid: `warmpool-${pool.metadata.uid}`,
+    });
+    await expect(new SandboxdClient({ address, token: old }).load()).rejects.toThrow(/401/);
+    const token = sandboxdToken(key, { namespace: ns.name, name: 'takeover', uid: sandbox.metadata.uid! });
+    expect((await new SandboxdClient({ address, token }).load()).items).toEqual([]);
+    await full('main', 2);
+  }, 180_000);
+
   test('kubectl scale sets the number of members', async () => {
     expect(await kubectl('scale', 'sandboxwarmpool/main', '--replicas=3', '-n', ns.name)).toMatch(/scaled/);
     expect((await getPool('main')).spec.replicas).toBe(3);
