@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   checkConfigure,
   checkCreate,
+  isCounted,
   resolveMaxConcurrentInvokes,
   type Candidate,
   type Counts,
@@ -246,5 +247,19 @@ describe('resolveMaxConcurrentInvokes', () => {
     [{}, undefined, 1],
   ] as const)('%j asking %s → %i', (policy, requested, want) => {
     expect(resolveMaxConcurrentInvokes(policy, requested)).toBe(want);
+  });
+});
+
+describe('isCounted: whether a create needs the quota ledger', () => {
+  it.each([
+    [{}, 'code', false],
+    [{}, 'agent', false],
+    [{ maxCpu: '2', allowedTemplates: ['default'] }, 'agent', false],
+    [{ maxSandboxesTotal: 10 }, 'code', true],
+    [{ maxSandboxesPerUser: 3 }, 'code', true],
+    [{ maxAgentSandboxes: 2 }, 'code', false],
+    [{ maxAgentSandboxes: 2 }, 'agent', true],
+  ] as [Policy, 'code' | 'agent', boolean][])('%j for a %s sandbox: %s', (policy, mode, counted) => {
+    expect(isCounted(policy, mode)).toBe(counted);
   });
 });

@@ -25,6 +25,20 @@ export interface Counts {
 }
 
 /**
+ * Whether a new sandbox of `mode` is limited by a count under `policy`, or would count
+ * against a limit on others: only then does a create need the quota ledger's counts (and a
+ * reservation). A code sandbox counts towards `maxSandboxesTotal` and `maxSandboxesPerUser`;
+ * an agent sandbox towards those and `maxAgentSandboxes`.
+ */
+export function isCounted(policy: Policy, mode: 'code' | 'agent'): boolean {
+  return (
+    policy.maxSandboxesTotal !== undefined ||
+    policy.maxSandboxesPerUser !== undefined ||
+    (mode === 'agent' && policy.maxAgentSandboxes !== undefined)
+  );
+}
+
+/**
  * Every create-time violation at once (never only the first), each with a stable code and
  * a message naming the limit and the value.
  */

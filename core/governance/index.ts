@@ -2,7 +2,7 @@ export { parseQuantity, compareQuantities, isQuantity } from './quantity.ts';
 export type { Quantity as ParsedQuantity } from './quantity.ts';
 export { parseDuration, isDuration, exceedsCap, durationMs } from './duration.ts';
 export { Policy, resolvePolicy } from './policy.ts';
-export { checkCreate, checkConfigure, resolveMaxConcurrentInvokes } from './check.ts';
+export { checkCreate, checkConfigure, isCounted, resolveMaxConcurrentInvokes } from './check.ts';
 export type { Candidate, Counts } from './check.ts';
 export { checkConfigureLimits, CONFIGURE_LIMITS } from './limits.ts';
 export { policyViolationBody } from './violations.ts';

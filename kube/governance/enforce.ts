@@ -4,6 +4,7 @@ import {
   VERSION,
   checkConfigure,
   checkCreate,
+  isCounted,
   resolveMaxConcurrentInvokes,
   resolvePolicy,
   type Candidate,
@@ -45,7 +46,11 @@ export class Governance {
     const settled = <T>(p: Promise<T>) => (p.catch(() => undefined), p);
     const policy = settled(this.effective(input.namespace));
     const template = settled(this.template(input.namespace, input.spec));
-    const snapshot = settled(this.#ledger.snapshot(input.namespace));
+    // The ledger is read only when the policy counts sandboxes: as far as the watched policy
+    // knows; should the fresh read say otherwise, the reservation reads it then.
+    const snapshot = this.#countedAsWatched(input.namespace, input.spec.mode)
+      ? settled(this.#ledger.snapshot(input.namespace))
+      : undefined;
     return { policy: await policy, template: await template, snapshot: await snapshot };
   }
 
@@ -64,6 +69,10 @@ export class Governance {
   ): Promise<Violation[]> {
     const { policy, template, snapshot } = reads ?? (await this.readForCreate(input));
     const candidate = candidateOf(input.spec, template);
+    // Nothing counted: no reservation to make (a quota set meanwhile counts this sandbox once
+    // it exists; only creates already in flight when it was set can exceed it).
+    if (!isCounted(policy, input.spec.mode))
+      return checkCreate(policy, candidate, { total: 0, byUser: 0, agents: 0 });
     const refused = new Refused();
     try {
       await this.#ledger.reserve(
@@ -137,6 +146,15 @@ export class Governance {
     };
   }
 
+  #countedAsWatched(namespace: string, mode: 'code' | 'agent'): boolean {
+    try {
+      const { cluster, namespace: own } = this.store.cached(namespace);
+      return isCounted(resolvePolicy(cluster, own), mode);
+    } catch {
+      return true; // a malformed policy: the fresh read refuses, loudly
+    }
+  }
+
   /** The spec of the template `spec` names, or undefined when it does not exist. */
   async template(
     namespace: string,
@@ -193,7 +211,8 @@ export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | u
 export interface CreateReads {
   policy: Policy;
   template: SandboxTemplateSpec | undefined;
-  snapshot: LedgerSnapshot;
+  /** Read when the watched policy counts sandboxes. */
+  snapshot: LedgerSnapshot | undefined;
 }
 
 /** Thrown out of the ledger's decision to stop the reservation, carrying why. */
