@@ -88,6 +88,29 @@ func TestCompleteUTF8(t *testing.T) {
 	}
 }
 
+// Cutting a long read into events: each cut lands on a character boundary, as close to the
+// limit as that allows.
+func TestEventEnd(t *testing.T) {
+	text := []byte("ab€😀é")
+	cases := []struct{ max, want int }{
+		{100, len(text)}, // all of it fits
+		{2, 2},
+		{3, 2}, // 1 of €'s 3 bytes
+		{4, 2},
+		{5, 5},
+		{8, 5}, // 3 of 😀's 4 bytes
+		{9, 9},
+	}
+	for _, c := range cases {
+		if got := eventEnd(text, c.max); got != c.want {
+			t.Errorf("eventEnd(%q, %d) = %d; want %d", text, c.max, got, c.want)
+		}
+	}
+	if got := eventEnd([]byte("😀"), 2); got != 0 {
+		t.Errorf("a cut inside the first character: %d; want 0", got)
+	}
+}
+
 func TestAppendJSONString(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"plain", `"plain"`},

@@ -301,8 +301,18 @@ type started struct {
 	files   [2]*os.File
 }
 
+// A pipe holds 64 KiB: a program that writes faster than sandboxd sends is read 64 KiB at a
+// time, each read a wakeup of the program, of sandboxd and of the client. A stream whose
+// read finds that much waiting gets a pipe of hotPipeBytes and is read that much at a time
+// (its events still hold coalesceBytes each). Best effort: past the user's pipe allowance
+// (fs.pipe-user-pages-soft) the kernel refuses, and the pipe stays as it is.
+const (
+	hotPipeBytes = 1 << 20
+	fSetPipeSize = 1031 // F_SETPIPE_SZ, which package syscall does not name
+)
+
 // pump sends one output stream of the process to sse until it closes. It reads whatever the
-// pipe holds, up to an event's worth at a time, and tells sse when the pipe is empty, so the
+// pipe holds, up to the pipe's size at a time, and tells sse when the pipe is empty, so the
 // events written meanwhile go out in one flush.
 func (s started) pump(stream int, sse *sseWriter) {
 	defer s.outputs.Done()
@@ -313,6 +323,7 @@ func (s started) pump(stream int, sse *sseWriter) {
 		return
 	}
 	buf := make([]byte, coalesceBytes)
+	grown := false
 	for {
 		n, drained, done := readReady(raw, buf)
 		if n > 0 {
@@ -323,8 +334,25 @@ func (s started) pump(stream int, sse *sseWriter) {
 		}
 		if drained {
 			sse.drained()
+		} else if !grown {
+			grown = true
+			if size := growPipe(raw, hotPipeBytes); size > len(buf) {
+				buf = make([]byte, size)
+			}
 		}
 	}
+}
+
+// growPipe asks for a pipe of size bytes; it returns the pipe's size then, 0 when refused.
+func growPipe(raw syscall.RawConn, size int) int {
+	got := 0
+	_ = raw.Control(func(fd uintptr) {
+		n, _, errno := syscall.Syscall(syscall.SYS_FCNTL, fd, fSetPipeSize, uintptr(size))
+		if errno == 0 {
+			got = int(n)
+		}
+	})
+	return got
 }
 
 // readReady waits until the pipe has data, then reads until buf is full or the pipe is

@@ -44,9 +44,11 @@ func sseFrame(name string, data any) []byte {
 // arrived, so a character split across two reads is sent whole. Safe for concurrent use; a
 // slow client blocks the caller, which is how a run's output is paced.
 //
-// Output events are written to the response as they fill up but pushed to the client only
-// when its producer has nothing more ready (drained), when the coalescing delay ends, or with
-// the next other event: a fast writer costs one flush per burst, not one per event.
+// Output events hold at most coalesceBytes of output each. The events of one read are
+// written to the response together, as they fill up, but pushed to the client only when
+// its producer has nothing more ready (drained), when the coalescing delay ends, or with the
+// next other event: a fast writer costs one write per read and one flush per burst, not one
+// of each per event.
 type sseWriter struct {
 	mu        sync.Mutex
 	w         http.ResponseWriter
@@ -57,7 +59,9 @@ type sseWriter struct {
 	pending   [2][]byte
 	buf       []byte
 	bufStream int
-	frameBuf  []byte // reused for log frames when no tap keeps them
+	// out holds frames not yet written to the response: the events of one read go out in
+	// one Write, which net/http makes one HTTP chunk, not one chunk and syscall per event.
+	out       []byte
 	scheduled bool
 	stop      chan struct{}
 	// broken is called once when a write fails: the client has gone.
@@ -133,16 +137,29 @@ func (s *sseWriter) output(stream int, chunk []byte) {
 	if len(complete) == 0 {
 		return
 	}
-	if len(s.buf) == 0 && len(complete) >= coalesceBytes {
-		// A full event's worth on its own: straight from the read, no copy into the queue.
-		s.sendLog(stream, complete)
+	if len(s.buf) > 0 && s.bufStream == stream && len(s.buf)+len(complete) >= coalesceBytes {
+		// Top up what is queued to a full event, send it; the rest as below.
+		n := eventEnd(complete, coalesceBytes-len(s.buf))
+		s.buf = append(s.buf, complete[:n]...)
+		complete = complete[n:]
+		s.emit(false)
+	}
+	if len(complete) >= coalesceBytes && len(s.buf) > 0 {
+		s.emit(false) // the other stream's queued output goes first
+	}
+	for len(complete) >= coalesceBytes {
+		// Full events straight from the read, no copy into the queue.
+		n := eventEnd(complete, coalesceBytes)
+		s.sendLog(stream, complete[:n])
+		complete = complete[n:]
+	}
+	if len(s.out) >= coalesceBytes {
+		s.writeOut()
+	}
+	if len(complete) == 0 {
 		return
 	}
 	s.queue(stream, complete)
-	if len(s.buf) >= coalesceBytes {
-		s.emit(false)
-		return
-	}
 	if !s.scheduled {
 		// A writer that prints a few bytes at a time becomes one event per 2 ms, not per write.
 		s.scheduled = true
@@ -198,14 +215,13 @@ func (s *sseWriter) emit(final bool) {
 }
 
 func (s *sseWriter) sendLog(stream int, data []byte) {
-	var frame []byte
-	if s.tap == nil {
-		s.frameBuf = appendLogFrame(s.frameBuf[:0], streamNames[stream], data)
-		frame = s.frameBuf
-	} else {
-		frame = logFrame(streamNames[stream], data) // the tap keeps it
+	if s.tap != nil {
+		s.send(logFrame(streamNames[stream], data), len(data), true) // the tap keeps it
+		return
 	}
-	s.send(frame, len(data), true)
+	if !s.closed {
+		s.out = appendLogFrame(s.out, streamNames[stream], data)
+	}
 }
 
 func (s *sseWriter) send(frame []byte, outputBytes int, isLog bool) {
@@ -215,12 +231,21 @@ func (s *sseWriter) send(frame []byte, outputBytes int, isLog bool) {
 	s.write(frame)
 }
 
-// write writes to the response; it reaches the client at the next flushConn.
+// write queues a frame for the response; it reaches the client at the next flushConn.
 func (s *sseWriter) write(b []byte) {
-	if s.closed {
+	if !s.closed {
+		s.out = append(s.out, b...)
+	}
+}
+
+// writeOut writes the frames queued so far to the response (not yet to the client).
+func (s *sseWriter) writeOut() {
+	if s.closed || len(s.out) == 0 {
 		return
 	}
-	if _, err := s.w.Write(b); err != nil {
+	_, err := s.w.Write(s.out)
+	s.out = s.out[:0]
+	if err != nil {
 		s.fail()
 		return
 	}
@@ -229,6 +254,7 @@ func (s *sseWriter) write(b []byte) {
 
 // flushConn pushes what was written to the client.
 func (s *sseWriter) flushConn() {
+	s.writeOut()
 	if s.closed || !s.unflushed {
 		return
 	}

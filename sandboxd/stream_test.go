@@ -91,8 +91,8 @@ func streamRun(t testing.TB, url, id, dir, script string) []sseEvent {
 	}
 }
 
-// A fast writer's output arrives whole and in order, in events of at most about 64 KiB that
-// never split a character, with the stream's own bytes only.
+// A fast writer's output arrives whole and in order, in events of at most 64 KiB that never
+// split a character, with the stream's own bytes only.
 func TestStreamKeepsTheBytesAndCharacters(t *testing.T) {
 	srv, dir := streamServer(t)
 	// 3 MiB of 3- and 4-byte characters and newlines, written in odd-sized pieces.
@@ -112,7 +112,7 @@ func TestStreamKeepsTheBytesAndCharacters(t *testing.T) {
 		if strings.ContainsRune(l.Data, utf8.RuneError) {
 			t.Fatalf("a character was split across events")
 		}
-		if len(l.Data) > 2*coalesceBytes {
+		if len(l.Data) > coalesceBytes {
 			t.Fatalf("an event of %d bytes", len(l.Data))
 		}
 		if l.Stream == "stdout" {
@@ -133,6 +133,55 @@ func TestStreamKeepsTheBytesAndCharacters(t *testing.T) {
 	}
 	if logs > len(want)/1000 {
 		t.Fatalf("%d log events for %d bytes: not coalesced", logs, len(want))
+	}
+}
+
+// One read of far more than an event (what a grown pipe gives) becomes events of at most
+// coalesceBytes, cut on character boundaries, after the other stream's queued output and
+// in order, all of it reaching the client.
+func TestLargeReadsBecomeWholeEvents(t *testing.T) {
+	rec := httptest.NewRecorder()
+	sse := newSSEWriter(rec, time.Hour, nil)
+	var big []byte
+	for len(big) < 5*coalesceBytes {
+		big = append(big, "€😀é-"...) // 3+4+2+1 bytes: a cut at 64 KiB lands inside a character
+	}
+	sse.output(stderr, []byte("first\n"))
+	sse.output(stdout, big[:1000]) // queued, then topped up to a full event by the next read
+	sse.output(stdout, big[1000:len(big)-7])
+	sse.output(stdout, big[len(big)-7:])
+	sse.output(stderr, []byte("last\n"))
+	sse.flush(true)
+	sse.end()
+
+	var out, errs strings.Builder
+	var order []string
+	for _, frame := range strings.Split(rec.Body.String(), "\n\n") {
+		data, ok := strings.CutPrefix(frame, "event: log\ndata: ")
+		if !ok {
+			continue
+		}
+		var l logEvent
+		if err := json.Unmarshal([]byte(data), &l); err != nil {
+			t.Fatalf("log event %q: %v", data[:min(len(data), 80)], err)
+		}
+		if len(l.Data) > coalesceBytes || strings.ContainsRune(l.Data, utf8.RuneError) {
+			t.Fatalf("an event of %d bytes, whole characters %v", len(l.Data), utf8.ValidString(l.Data))
+		}
+		if l.Stream == "stdout" {
+			out.WriteString(l.Data)
+		} else {
+			errs.WriteString(l.Data)
+		}
+		if len(order) == 0 || order[len(order)-1] != l.Stream {
+			order = append(order, l.Stream)
+		}
+	}
+	if out.String() != string(big) || errs.String() != "first\nlast\n" {
+		t.Fatalf("stdout %d bytes (want %d), stderr %q", out.Len(), len(big), errs.String())
+	}
+	if strings.Join(order, ",") != "stderr,stdout,stderr" {
+		t.Fatalf("streams in the order %v", order)
 	}
 }
 

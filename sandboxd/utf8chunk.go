@@ -125,3 +125,13 @@ func appendLogFrame(dst []byte, stream string, data []byte) []byte {
 func logFrame(stream string, data []byte) []byte {
 	return appendLogFrame(make([]byte, 0, len(data)+64), stream, data)
 }
+
+// eventEnd is how much of b goes into an event that has room for max more bytes: max, or
+// less so as not to split a character (0 when max cuts its first character).
+func eventEnd(b []byte, max int) int {
+	if len(b) <= max {
+		return len(b)
+	}
+	complete, _ := completeUTF8(b[:max])
+	return len(complete)
+}

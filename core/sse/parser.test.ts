@@ -34,4 +34,24 @@ describe('SseParser', () => {
     expect(out).toHaveLength(10_000);
     expect(out[9_999]).toEqual({ event: 'message', data: '1' });
   });
+
+  it('gives the same events however the text is split, for every kind of line end', () => {
+    const text =
+      'event: log\r\ndata:no space\r\ndata:  two spaces\r\n\r\n' +
+      ': comment\rdata\revent\n\n' +
+      'event: exit\ndata: {"a":"é"}\r\rdata: last\n\n';
+    const whole = new SseParser().push(text);
+    expect(whole).toEqual([
+      { event: 'log', data: 'no space\n two spaces' },
+      { event: 'message', data: '' },
+      { event: 'exit', data: '{"a":"é"}' },
+      { event: 'message', data: 'last' },
+    ]);
+    for (let i = 0; i <= text.length; i++)
+      for (let j = i; j <= text.length; j += 7) {
+        const p = new SseParser();
+        const out = [text.slice(0, i), text.slice(i, j), text.slice(j)].flatMap((part) => p.push(part));
+        expect(out).toEqual(whole);
+      }
+  });
 });
