@@ -242,9 +242,17 @@ async function main(): Promise<void> {
     await poolsFull();
     for (let i = -1; i < N; i++) {
       // Round -1 warms both sides up and is not counted.
+      // Every create starts from the same state: both pools full, nothing refilling (a pool
+      // refilling after the previous claim would slow whichever create came next).
       const r = {
-        svcCold: await svc(`cold-${i + 1}`, 'bench-cold'),
-        peerCold: await peerCold(`pcold-${i + 1}`),
+        svcCold: await (async () => {
+          await poolsFull();
+          return svc(`cold-${i + 1}`, 'bench-cold');
+        })(),
+        peerCold: await (async () => {
+          await poolsFull();
+          return peerCold(`pcold-${i + 1}`);
+        })(),
         svcWarm: await (async () => {
           await poolsFull();
           return svc(`warm-${i + 1}`, 'bench-warm');
