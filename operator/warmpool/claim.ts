@@ -7,7 +7,6 @@ import {
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
-  Annotations,
   GROUP,
   Labels,
   SandboxPod,
@@ -15,22 +14,16 @@ import {
   WarmPool,
   isExpired,
   sandboxdSecretName,
-  sandboxdToken,
   workspaceClaimName,
   type Sandbox,
   type SandboxTemplateSpec,
   type SandboxWarmPool,
 } from '../../core/index.ts';
-import {
-  SandboxdClient,
-  isStatus,
-  mergePatch,
-  type Informer,
-  type SandboxdLocator,
-} from '../../kube/index.ts';
+import { isStatus, mergePatch, type Informer, type SandboxdLocator } from '../../kube/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { isReadyMember, matches, ownerOf, rfc3339, shuffle, withMember } from './fit.ts';
-import { fitOf, standIn, type PoolCache } from './member.ts';
+import { handOver } from './handover.ts';
+import { fitOf, type PoolCache } from './member.ts';
 import type { WarmPoolMetrics } from './metrics.ts';
 
 export interface WarmClaimerDeps {
@@ -196,7 +189,7 @@ export class WarmClaimer {
         ownerReferences: [ownerOf(sandbox)],
       },
     };
-    const handedOver = token.then((t) => this.#retoken(log, sandbox, pod, t, pool));
+    const handedOver = token.then((t) => handOver(this.#d, log, sandbox, pod, t, pool));
     const alongside = Promise.all([
       this.#custom.patchNamespacedCustomObject(
         {
@@ -228,35 +221,5 @@ export class WarmClaimer {
     // Awaited by the pass; a failure before then must not surface as an unhandled rejection.
     alongside.catch(() => undefined);
     return { handedOver, alongside };
-  }
-
-  /** sandboxd takes the sandbox's token from the member's; from then on the old one is refused. */
-  async #retoken(
-    log: Logger,
-    sandbox: Sandbox,
-    pod: V1Pod,
-    token: string,
-    pool?: SandboxWarmPool,
-  ): Promise<void> {
-    const address =
-      pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
-      (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined);
-    // A claim this pass made knows its pool; one a leader before it left half done names it
-    // on the Pod (the pool's label went with the commit).
-    const owner =
-      pool ??
-      this.#d.pools.get(
-        pod.metadata?.annotations?.[WarmPool.claimedFromAnnotation] ?? '',
-        sandbox.metadata.namespace,
-      );
-    if (!address || !owner) return; // the pool is gone: its token cannot be derived to hand over
-    const old = sandboxdToken(await this.#d.key(), {
-      namespace: sandbox.metadata.namespace!,
-      name: pod.metadata!.name!,
-      uid: standIn(owner, pod.metadata!.name!).metadata.uid!,
-    });
-    const status = await new SandboxdClient({ address, token: old }).setToken(token);
-    if (status === 401) log.debug({ member: pod.metadata?.name }, 'sandboxd already had the new token');
-    this.#d.locator.forget(sandbox.metadata.namespace!, sandbox.metadata.name!);
   }
 }
