@@ -14,10 +14,16 @@ export function TerminalTab({ session, name }: { session: Session; name: string 
   const [error, setError] = useState<unknown>();
   useEffect(() => {
     const term = new Terminal({ cursorBlink: true, fontSize: 14, scrollback: 5000 });
-    const fit = new FitAddon();
-    term.loadAddon(fit);
+    const sizer = new FitAddon();
+    term.loadAddon(sizer);
     term.open(box.current!);
-    fit.fit();
+    // The rows and columns that fill the box; a resize reaches the shell through onResize.
+    const fill = () => {
+      const size = sizer.proposeDimensions();
+      if (!size || Number.isNaN(size.cols) || Number.isNaN(size.rows)) return; // not laid out yet
+      if (size.cols !== term.cols || size.rows !== term.rows) term.resize(size.cols, size.rows);
+    };
+    fill();
     let shell: TerminalSession | undefined;
     let left = false;
     session.client
@@ -38,11 +44,10 @@ export function TerminalTab({ session, name }: { session: Session; name: string 
         setStatus('Not connected');
         setError(err);
       });
-    const onResize = () => fit.fit();
-    addEventListener('resize', onResize);
+    addEventListener('resize', fill);
     return () => {
       left = true;
-      removeEventListener('resize', onResize);
+      removeEventListener('resize', fill);
       shell?.close();
       term.dispose();
     };
