@@ -331,7 +331,10 @@ describe('the console in chromium', () => {
       await check(page, 'policies');
 
       await page.getByRole('link', { name: 'Audit log' }).click();
-      await page.getByLabel('Sandbox').fill('ui-agent');
+      // The audit page first (the policies page's "Max sandboxes…" fields also contain
+      // "Sandbox"): the filter field is the one labelled exactly that.
+      await page.getByRole('heading', { name: 'Audit log' }).waitFor({ timeout: QUICK });
+      await page.getByLabel('Sandbox', { exact: true }).fill('ui-agent');
       await page.getByRole('button', { name: 'Filter' }).click();
       // Every row left after the filter is about ui-agent (its configure and invokes at least).
       await expect
