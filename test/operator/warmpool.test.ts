@@ -139,6 +139,33 @@ async function claimsMetric(pool: string, outcome: string): Promise<number> {
   return line ? Number(line.split(' ').pop()) : 0;
 }
 
+/**
+ * The claimed member's sandboxd refuses the pool's token for it and accepts the sandbox's;
+ * resolves with a client holding the sandbox's token.
+ */
+async function expectTokenHandedOver(
+  pod: V1Pod,
+  pool: SandboxWarmPool,
+  sandbox: Sandbox,
+): Promise<SandboxdClient> {
+  const key = await new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read();
+  const address = pod.metadata!.annotations![Annotations.sandboxdAddress]!;
+  const old = sandboxdToken(key, {
+    namespace: ns.name,
+    name: pod.metadata!.name!,
+    uid: `warmpool-${pool.metadata.uid}`,
+  });
+  await expect(new SandboxdClient({ address, token: old }).load()).rejects.toThrow(/401/);
+  const token = sandboxdToken(key, {
+    namespace: ns.name,
+    name: sandbox.metadata.name!,
+    uid: sandbox.metadata.uid!,
+  });
+  const client = new SandboxdClient({ address, token });
+  expect((await client.load()).items).toEqual([]);
+  return client;
+}
+
 describe('a warm pool', () => {
   test('has a scale subresource and printer columns', async () => {
     await createPool('main', template, 2);
@@ -181,17 +208,7 @@ describe('a warm pool', () => {
     expect(owned.pods[0]!.metadata?.labels?.[WarmPool.poolLabel]).toBeUndefined();
 
     // sandboxd refuses the member's token and accepts the sandbox's, without a restart.
-    const key = await new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read();
-    const address = owned.pods[0]!.metadata!.annotations![Annotations.sandboxdAddress]!;
-    const old = sandboxdToken(key, {
-      namespace: ns.name,
-      name: member,
-      uid: `warmpool-${pool.metadata.uid}`,
-    });
-    await expect(new SandboxdClient({ address, token: old }).load()).rejects.toThrow(/401/);
-    const token = sandboxdToken(key, { namespace: ns.name, name: 'hit', uid: sandbox.metadata.uid! });
-    const client = new SandboxdClient({ address, token });
-    expect((await client.load()).items).toEqual([]);
+    const client = await expectTokenHandedOver(owned.pods[0]!, pool, sandbox);
     expect(owned.pods[0]!.status?.containerStatuses?.every((c) => c.restartCount === 0)).toBe(true);
 
     // The API's locator finds the adopted Pod by the sandbox's label and its new token.
@@ -288,16 +305,7 @@ describe('a warm pool', () => {
     expect(owned.pods.map((p) => p.metadata?.name)).toEqual([memberName]);
     expect(owned.claims.map((c) => c.metadata?.name)).toEqual([`${memberName}-workspace`]);
     // The new leader handed the sandbox's token to the member's sandboxd.
-    const key = await new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read();
-    const address = owned.pods[0]!.metadata!.annotations![Annotations.sandboxdAddress]!;
-    const old = sandboxdToken(key, {
-      namespace: ns.name,
-      name: memberName,
-      uid: `warmpool-${pool.metadata.uid}`,
-    });
-    await expect(new SandboxdClient({ address, token: old }).load()).rejects.toThrow(/401/);
-    const token = sandboxdToken(key, { namespace: ns.name, name: 'takeover', uid: sandbox.metadata.uid! });
-    expect((await new SandboxdClient({ address, token }).load()).items).toEqual([]);
+    await expectTokenHandedOver(owned.pods[0]!, pool, sandbox);
     await full('main', 2);
   }, 180_000);
 
