@@ -1,53 +1,17 @@
 // make bench-create and make bench-clone: the operator and devnode on the real control
 // plane, each figure against a baseline measured in the same run.
 import { execFile } from 'node:child_process';
-import { mkdtemp, rm, mkdir, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { CoreV1Api, CustomObjectsApi, Watch, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { pino } from 'pino';
+import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { GROUP, VERSION } from '../core/index.ts';
-import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
-import { startOperator } from '../operator/index.ts';
-import { startEnvironment, waitFor } from '../test/controlplane/index.ts';
+import { waitFor } from '../test/controlplane/index.ts';
+import { startInProcess } from './inprocess.ts';
 import { createBenchTemplate, median, percentile } from './support.ts';
 
 const which = process.argv[2];
-const root = join(import.meta.dirname, '..');
-const logger = pino({ level: process.env.BENCH_LOG ?? 'warn' });
-
-const env = await startEnvironment();
-const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-devnode-'));
-const kc: KubeConfig = env.kubeConfig;
-const core = kc.makeApiClient(CoreV1Api);
-const custom = kc.makeApiClient(CustomObjectsApi);
-const namespace = 'bench';
-await core.createNamespace({ body: { metadata: { name: namespace } } });
-const devnode = await startDevnode({
-  kc,
-  logger,
-  nodeName: 'devnode-bench',
-  dataDir,
-  namespace,
-  sandboxdCommand: await sandboxdLauncher(root),
-});
-const operator = await startOperator({
-  kc,
-  logger,
-  namespace,
-  leaseNamespace: namespace,
-  identity: 'bench',
-  settings: {
-    sandboxdImage: 'svc:bench',
-    sandboxdPath: '/usr/local/bin/sandboxd',
-    ingressClass: 'nginx',
-    apiNamespace: 'svc-system',
-    apiPodLabels: {},
-    snapshotWaitSeconds: 300,
-    maxRestarts: 5,
-  },
-});
+const { kc, core, custom, namespace, dataDir, close } = await startInProcess('devnode');
 const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes', namespace };
 const phase = async (name: string) =>
   ((await custom.getNamespacedCustomObject({ ...sandboxes, name })) as { status?: { phase?: string } }).status
@@ -65,10 +29,7 @@ try {
   else if (which === 'clone') await benchClone();
   else throw new Error('usage: devnode.ts create|clone');
 } finally {
-  await operator.stop();
-  await devnode.stop();
-  await env.dispose();
-  await rm(dataDir, { recursive: true, force: true });
+  await close();
 }
 
 /**

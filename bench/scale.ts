@@ -1,55 +1,20 @@
 // make bench-scale: 100 sandboxes (template `minimal`) created at once on devnode; how long
 // until all run, and what the operator asked of the apiserver for it (creation) and while
 // nothing changes (steady state), from its own svc_kube_requests_total.
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { CoreV1Api, CustomObjectsApi, Watch, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { pino } from 'pino';
+import { Watch, type V1Pod } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { GROUP, VERSION, type Sandbox } from '../core/index.ts';
-import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
-import { startOperator, type RunningOperator } from '../operator/index.ts';
-import { startEnvironment } from '../test/controlplane/index.ts';
+import type { RunningOperator } from '../operator/index.ts';
+import { startInProcess } from './inprocess.ts';
 import { median, percentile } from './support.ts';
 
 const N = Number(process.env.BENCH_SANDBOXES ?? 100);
 /** How long the steady state is watched (the figure is per minute either way). */
 const STEADY_S = Number(process.env.BENCH_STEADY_SECONDS ?? 60);
 const root = join(import.meta.dirname, '..');
-const logger = pino({ level: process.env.BENCH_LOG ?? 'warn' });
-
-const env = await startEnvironment();
-const dataDir = await mkdtemp(join(tmpdir(), 'svc-bench-scale-'));
-const kc: KubeConfig = env.kubeConfig;
-const core = kc.makeApiClient(CoreV1Api);
-const custom = kc.makeApiClient(CustomObjectsApi);
-const namespace = 'bench';
-await core.createNamespace({ body: { metadata: { name: namespace } } });
-const devnode = await startDevnode({
-  kc,
-  logger,
-  nodeName: 'devnode-bench',
-  dataDir,
-  namespace,
-  sandboxdCommand: await sandboxdLauncher(root),
-});
-const operator = await startOperator({
-  kc,
-  logger,
-  namespace,
-  leaseNamespace: namespace,
-  identity: 'bench',
-  settings: {
-    sandboxdImage: 'svc:bench',
-    sandboxdPath: '/usr/local/bin/sandboxd',
-    ingressClass: 'nginx',
-    apiNamespace: 'svc-system',
-    apiPodLabels: {},
-    snapshotWaitSeconds: 300,
-    maxRestarts: 5,
-  },
-});
+const { kc, custom, namespace, operator, close } = await startInProcess('scale');
 
 /** The operator's requests so far, Lease renewals left out (they are leader election's). */
 async function requests(op: RunningOperator): Promise<{ total: number; byVerb: Record<string, number> }> {
@@ -187,8 +152,5 @@ try {
     }),
   );
 } finally {
-  await operator.stop();
-  await devnode.stop();
-  await env.dispose();
-  await rm(dataDir, { recursive: true, force: true });
+  await close();
 }
