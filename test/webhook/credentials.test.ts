@@ -32,6 +32,8 @@ const suffix = Math.random().toString(16).slice(2, 8);
 const plain = `whcred-plain-${suffix}`;
 /** Enabled by its label, but the webhook's service namespace: refused anyway. */
 const service = `whcred-svc-${suffix}`;
+/** Enabled, with a policy that allows no template the tests use. */
+const governed = `whcred-gov-${suffix}`;
 let dir = '';
 let webhook: { port: number; close(): Promise<void> } | undefined;
 const configName = () => `svc-test-${ns.name}`;
@@ -68,8 +70,11 @@ beforeAll(async () => {
   await ns.core.createNamespace({
     body: { metadata: { name: service, labels: { ...selector(), 'svc.io/sandboxes': 'enabled' } } },
   });
+  await ns.core.createNamespace({
+    body: { metadata: { name: governed, labels: { ...selector(), 'svc.io/sandboxes': 'enabled' } } },
+  });
   const writer = [{ apiGroups: ['svc.io'], resources: ['sandboxes'], verbs: ['create', 'get', 'patch'] }];
-  for (const namespace of [ns.name, plain, service])
+  for (const namespace of [ns.name, plain, service, governed])
     await bindRole(namespace, 'writer', writer, ['alice', 'bob', 'eve', API_SA]);
   // alice may read her own Secret; eve may read every Secret of the namespace.
   await bindRole(
@@ -91,6 +96,7 @@ beforeAll(async () => {
     });
   }
   const store = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
+  await store.put({ allowedTemplates: ['other'] }, governed);
   webhook = await startWebhook({
     tls: { cert: cert.certPem, key: cert.keyPem },
     listen: { host: '127.0.0.1', port: 0 },
@@ -120,7 +126,8 @@ afterAll(async () => {
   await admission.deleteMutatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
   await admission.deleteValidatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
   await webhook?.close();
-  for (const name of [plain, service]) await ns.core.deleteNamespace({ name }).catch(() => undefined);
+  for (const name of [plain, service, governed])
+    await ns.core.deleteNamespace({ name }).catch(() => undefined);
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 30_000);
 
@@ -206,5 +213,19 @@ describe('namespaces opt in on direct writes', () => {
     const api = await createSandboxAs(ns.kc, API_SA, plain, 'nope', { createdBy: 'alice' });
     expect(api.status, api.body).toBe(403);
     expect(api.body).toContain('namespace_not_enabled');
+  });
+});
+
+describe('governance on direct writes', () => {
+  it('a direct write is governed; the API’s ServiceAccount passes, having governed its create itself', async () => {
+    expectDenied(
+      await createSandboxAs(ns.kc, 'alice', governed, 'direct', { stopped: true }),
+      'template_not_allowed: template "default" is not in allowedTemplates [other]',
+    );
+    const api = await createSandboxAs(ns.kc, API_SA, governed, 'via-api', {
+      stopped: true,
+      createdBy: 'alice',
+    });
+    expect(api.status, api.body).toBe(201);
   });
 });
