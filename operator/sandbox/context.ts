@@ -23,7 +23,7 @@ import type { OperatorSettings } from '../settings.ts';
 import type { SandboxPatcher } from '../sandbox-patch.ts';
 import type { SandboxdReadiness } from './readiness.ts';
 import type { Snapshots } from './snapshots.ts';
-import type { WarmClaimer } from '../warmpool/index.ts';
+import type { Adopted, WarmClaimer } from '../warmpool/index.ts';
 
 /**
  * What the Sandbox controller reads at steady state, each from an informer shared with the
@@ -93,6 +93,8 @@ export interface Pass {
   forwardedPorts?: ForwardedPort[];
   /** The sandbox Pod in the cache (undefined: none), once the lifetime step looked. */
   pod?: V1Pod;
+  /** The warm-pool member this pass claimed, for the steps after it (see `Adopted`). */
+  adopted?: Adopted;
   /**
    * Writes a step started that the status need not wait for (a claimed member's bookkeeping):
    * the pass awaits them beside its status write, so a failed one still fails the pass.

@@ -10,7 +10,7 @@ import { Pod, remove } from './owned.ts';
  */
 export async function checkLifetime(pass: Pass): Promise<StepResult> {
   const { sandbox } = pass;
-  pass.pod = pass.d.caches.pods.get(sandboxObjectsName(sandbox), pass.namespace);
+  pass.pod = pass.d.caches.pods.get(sandboxObjectsName(sandbox), pass.namespace) ?? pass.adopted?.pod;
   const pod = pass.pod;
   if (sandbox.spec.stopped || isExpired(sandbox) || pod?.metadata?.deletionTimestamp) return {};
   // A claimed warm-pool member's lifetime starts at the claim, not when its pool made it.

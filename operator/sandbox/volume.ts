@@ -11,7 +11,10 @@ export async function ensureVolume(pass: Pass): Promise<StepResult> {
   const { sandbox, namespace } = pass;
   const snapshotName = sandbox.spec.cloneFromSnapshot;
   const claimName = workspaceClaimName(sandboxObjectsName(sandbox));
-  const existing = pass.d.caches.claims.get(claimName, namespace);
+  const adopted = pass.adopted?.claim;
+  const existing =
+    pass.d.caches.claims.get(claimName, namespace) ??
+    (adopted?.metadata?.name === claimName ? adopted : undefined);
   const hydrating = `hydrating the workspace from VolumeSnapshot "${snapshotName}"`;
   const pending = snapshotName ? hydrating : `waiting for claim ${claimName} to bind`;
   const volume = (v: VolumeState): StepResult => {

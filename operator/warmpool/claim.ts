@@ -26,6 +26,18 @@ import { handOver } from './handover.ts';
 import { fitOf, type PoolCache } from './member.ts';
 import type { WarmPoolMetrics } from './metrics.ts';
 
+/**
+ * A member a pass has just claimed: its Pod as the claim's write returned it, and its
+ * workspace claim. The steps after the claim use them until the Sandbox controller's caches
+ * (label `svc.io/sandbox`) hold them: the watch brings them a few milliseconds later, and
+ * without them the pass would try to create both (409) and end short of `Running`, so the
+ * sandbox would be `Running` only a second pass and status write later.
+ */
+export interface Adopted {
+  pod: V1Pod;
+  claim?: V1PersistentVolumeClaim;
+}
+
 export interface WarmClaimerDeps {
   kc: KubeConfig;
   settings: OperatorSettings;
@@ -79,7 +91,7 @@ export class WarmClaimer {
     log: Logger,
     sandbox: Sandbox,
     template: SandboxTemplateSpec,
-  ): Promise<{ sandbox: Sandbox; alongside?: Promise<unknown> }> {
+  ): Promise<{ sandbox: Sandbox; alongside?: Promise<unknown>; adopted?: Adopted }> {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
     if (sandbox.metadata.annotations?.[WarmPool.memberAnnotation]) {
       this.#given.delete(uid);
@@ -125,14 +137,17 @@ export class WarmClaimer {
       ).map((pod) => ({ pool, pod })),
     );
     for (const { pool, pod } of candidates) {
-      if (await this.#take(sandbox, pod, pool.metadata.name!)) {
+      const taken = await this.#take(sandbox, pod, pool.metadata.name!);
+      if (taken) {
+        const member = pod.metadata!.name!;
         this.#d.metrics.claim(namespace, pool.metadata.name!, 'hit');
-        this.#given.set(uid, pod.metadata!.name!);
+        this.#given.set(uid, member);
         this.#d.claimed(`${namespace}/${pool.metadata.name!}`);
         const { handedOver, alongside } = this.#complete(log, sandbox, pod, pool);
         await handedOver;
-        log.info({ member: pod.metadata!.name, pool: pool.metadata.name }, 'claimed a warm-pool member');
-        return { sandbox: withMember(sandbox, pod.metadata!.name!), alongside };
+        log.info({ member, pool: pool.metadata.name }, 'claimed a warm-pool member');
+        const claim = this.#d.memberClaims.get(workspaceClaimName(member), namespace);
+        return { sandbox: withMember(sandbox, member), alongside, adopted: { pod: taken, claim } };
       }
     }
     this.#d.metrics.claim(namespace, pools[0]!.metadata.name!, 'miss');
@@ -140,11 +155,14 @@ export class WarmClaimer {
     return { sandbox };
   }
 
-  /** The commit: the member's Pod becomes the sandbox's, if nobody changed it since it was read. */
-  async #take(sandbox: Sandbox, pod: V1Pod, pool: string): Promise<boolean> {
+  /**
+   * The commit: the member's Pod becomes the sandbox's, if nobody changed it since it was
+   * read. Resolves with the Pod as written, or undefined when another claim got there first.
+   */
+  async #take(sandbox: Sandbox, pod: V1Pod, pool: string): Promise<V1Pod | undefined> {
     const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
     try {
-      await this.#core.patchNamespacedPod(
+      return await this.#core.patchNamespacedPod(
         {
           name: pod.metadata!.name!,
           namespace,
@@ -162,9 +180,8 @@ export class WarmClaimer {
         },
         mergePatch,
       );
-      return true;
     } catch (err) {
-      if (isStatus(err, 409) || isStatus(err, 404)) return false;
+      if (isStatus(err, 409) || isStatus(err, 404)) return undefined;
       throw err;
     }
   }

@@ -26,7 +26,7 @@ import { WarmPoolReconciler } from './controller.ts';
 import { WarmPoolMetrics } from './metrics.ts';
 import type { PoolCache } from './member.ts';
 
-export { WarmClaimer } from './claim.ts';
+export { WarmClaimer, type Adopted } from './claim.ts';
 export { POOL_FINALIZER } from './controller.ts';
 export { WarmPoolMetrics } from './metrics.ts';
 

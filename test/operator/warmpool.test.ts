@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { V1PersistentVolumeClaim, V1Pod } from '@kubernetes/client-node';
+import { Watch, type V1PersistentVolumeClaim, type V1Pod } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import {
@@ -186,6 +186,17 @@ describe('a warm pool', () => {
     const names = before.map((p) => p.metadata!.name!);
     const pool = await getPool('main');
     const hits = await claimsMetric('main', 'hit');
+    // Every phase the sandbox's status takes, from before it exists.
+    const phases: string[] = [];
+    const watch = await new Watch(ns.kc).watch(
+      `/apis/${GROUP}/${VERSION}/namespaces/${ns.name}/sandboxes`,
+      { fieldSelector: 'metadata.name=hit' },
+      (_type: string, obj: Sandbox) => {
+        const phase = obj.status?.phase;
+        if (phase && phases.at(-1) !== phase) phases.push(phase);
+      },
+      () => undefined,
+    );
 
     const res = await api.call('POST', '/sandboxes', {
       key: api.keys.alice,
@@ -193,6 +204,14 @@ describe('a warm pool', () => {
     });
     expect(res.status).toBe(201);
     const sandbox = await waitForSandboxPhase(ns, 'hit', 'Running');
+    await waitFor(() => Promise.resolve(phases.includes('Running')), {
+      timeoutMs: 10_000,
+      describe: () => `the watch saw ${JSON.stringify(phases)}`,
+    });
+    watch.abort();
+    // Straight to Running: the claim's own pass says so (it does not wait for its caches to
+    // show the adopted Pod and claim, which would cost a second pass and status write).
+    expect(phases).toEqual(['Running']);
     expect(names).toContain(sandbox.status?.podName);
     const member = sandbox.status!.podName!;
     expect(sandbox.metadata.annotations?.[WarmPool.memberAnnotation]).toBe(member);
