@@ -38,11 +38,12 @@ export const SANDBOX_STEPS: readonly (Step | readonly Step[])[] = [
   resolveTemplate,
   [
     ensureToken,
-    ensureNetworkPolicy,
     ensurePorts,
     // Where the workload comes from: the workspace claim, then (after the lifetime and
-    // stop checks) the Pod. A warm pool's ready member, when one is claimed, brings both.
-    inOrder(claimWarmMember, ensureVolume),
+    // stop checks) the Pod. A warm pool's ready member, when one is claimed, brings both;
+    // it is claimed only once the sandbox's NetworkPolicy exists, so the running Pod that
+    // leaves the pool's policy is under its sandbox's at once, never under none.
+    inOrder(ensureNetworkPolicy, claimWarmMember, ensureVolume),
   ],
   checkLifetime,
   stopIfStopped,
