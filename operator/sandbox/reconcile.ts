@@ -40,10 +40,14 @@ export const SANDBOX_STEPS: readonly (Step | readonly Step[])[] = [
     ensureToken,
     ensurePorts,
     // Where the workload comes from: the workspace claim, then (after the lifetime and
-    // stop checks) the Pod. A warm pool's ready member, when one is claimed, brings both;
-    // it is claimed only once the sandbox's NetworkPolicy exists, so the running Pod that
-    // leaves the pool's policy is under its sandbox's at once, never under none.
-    inOrder(ensureNetworkPolicy, claimWarmMember, ensureVolume),
+    // stop checks) the Pod. A warm pool's ready member, when one may be claimed, brings
+    // both; it is taken only once the sandbox's NetworkPolicy exists, so the running Pod
+    // that leaves the pool's policy is under its sandbox's at once, never under none. A
+    // cold start's claim is written beside the policy (its Pod comes after both).
+    (pass) =>
+      pass.d.warm?.mayTake(pass.sandbox)
+        ? inOrder(ensureNetworkPolicy, claimWarmMember, ensureVolume)(pass)
+        : together(ensureNetworkPolicy, inOrder(claimWarmMember, ensureVolume))(pass),
   ],
   checkLifetime,
   stopIfStopped,
@@ -54,14 +58,28 @@ export const SANDBOX_STEPS: readonly (Step | readonly Step[])[] = [
 /** Steps that depend on each other, as one step: in order, until one ends the pass. */
 function inOrder(...steps: Step[]): Step {
   return async (pass) => {
-    const merged: StepResult = { conditions: [] };
+    const results: StepResult[] = [];
     for (const step of steps) {
       const r = (await step(pass)) ?? {};
-      merged.conditions!.push(...(r.conditions ?? []));
-      if (r.requeueMs !== undefined) merged.requeueMs = Math.min(r.requeueMs, merged.requeueMs ?? Infinity);
-      if (r.stage) return { ...merged, stage: r.stage };
+      results.push(r);
+      if (r.stage) break;
     }
-    return merged;
+    return merged(results);
+  };
+}
+
+/** Independent steps, as one step: together; the first stage among them ends the pass. */
+function together(...steps: Step[]): Step {
+  return async (pass) => merged(await Promise.all(steps.map(async (step) => (await step(pass)) ?? {})));
+}
+
+function merged(results: StepResult[]): StepResult {
+  const requeues = results.flatMap((r) => (r.requeueMs === undefined ? [] : [r.requeueMs]));
+  const stage = results.find((r) => r.stage)?.stage;
+  return {
+    conditions: results.flatMap((r) => r.conditions ?? []),
+    ...(requeues.length > 0 ? { requeueMs: Math.min(...requeues) } : {}),
+    ...(stage ? { stage } : {}),
   };
 }
 

@@ -101,16 +101,8 @@ export class WarmClaimer {
     if (given) return { sandbox: withMember(sandbox, given) };
     if (given === '' && !sandbox.status?.podName) return { sandbox };
     this.#given.delete(uid);
-    // Started cold in an earlier pass (its status names its own Pod), or never a candidate.
-    if (
-      sandbox.status?.podName ||
-      sandbox.spec.stopped ||
-      sandbox.spec.cloneFromSnapshot ||
-      isExpired(sandbox)
-    )
-      return { sandbox };
+    if (!this.mayTake(sandbox)) return { sandbox };
     const pools = this.#d.pools.list(namespace).filter((p) => matches(p, sandbox));
-    if (pools.length === 0) return { sandbox };
 
     // A claim this replica made is in `#given` until the cache shows its annotation. One made
     // by a replica that failed over before annotating shows in the caches (listed afresh by
@@ -153,6 +145,19 @@ export class WarmClaimer {
     this.#d.metrics.claim(namespace, pools[0]!.metadata.name!, 'miss');
     this.#given.set(uid, '');
     return { sandbox };
+  }
+
+  /**
+   * Whether a pass may take a member for this sandbox: not one claimed (or decided) before,
+   * not one started cold in an earlier pass (its status names its own Pod), not stopped, not
+   * a clone, not expired, and a pool fits it.
+   */
+  mayTake(sandbox: Sandbox): boolean {
+    if (sandbox.metadata.annotations?.[WarmPool.memberAnnotation]) return false;
+    if (this.#given.has(sandbox.metadata.uid!)) return false;
+    if (sandbox.status?.podName || sandbox.spec.stopped || sandbox.spec.cloneFromSnapshot) return false;
+    if (isExpired(sandbox)) return false;
+    return this.#d.pools.list(sandbox.metadata.namespace).some((p) => matches(p, sandbox));
   }
 
   /**
