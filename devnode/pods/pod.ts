@@ -2,12 +2,14 @@ import { spawn, execFile, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, watch, type FSWatcher } from 'node:fs';
 import { copyFile, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { promisify } from 'node:util';
 import type { CoreV1Api, V1Container, V1ContainerStatus, V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { Annotations, SandboxPod } from '../../core/index.ts';
 import { SandboxdClient, isStatus, mergePatch } from '../../kube/index.ts';
 import { bwrapArgs, sandboxPath, type BwrapMount } from './bwrap.ts';
+import { readChildPid } from './info-fd.ts';
 import { materializeVolumes } from './volumes.ts';
 
 const run = promisify(execFile);
@@ -217,7 +219,7 @@ export class PodSandbox {
         return 128;
       }
       const running = { startedAt: new Date(), child, pid: undefined as number | undefined };
-      readChildPid(child).then(
+      readChildPid(child.stdio[3] as Readable | null).then(
         (pid) => (running.pid = pid),
         () => undefined,
       );
@@ -542,19 +544,6 @@ function backoffMs(restarts: number): number {
 function signalNumber(signal: NodeJS.Signals | null): number {
   const numbers: Partial<Record<NodeJS.Signals, number>> = { SIGHUP: 1, SIGINT: 2, SIGKILL: 9, SIGTERM: 15 };
   return (signal && numbers[signal]) ?? 0;
-}
-
-/** bwrap's `--info-fd` JSON: the host pid of the container's pid 1. */
-async function readChildPid(child: ChildProcess): Promise<number> {
-  const info = child.stdio[3] as NodeJS.ReadableStream | null;
-  if (!info) throw new Error('no info fd');
-  let text = '';
-  for await (const chunk of info) {
-    text += chunk.toString();
-    const m = /"child-pid":\s*(\d+)/.exec(text);
-    if (m) return Number(m[1]);
-  }
-  throw new Error('bwrap reported no child pid');
 }
 
 /** SIGTERM to the container's pid 1, SIGKILL (which empties its pid namespace) after the grace. */
