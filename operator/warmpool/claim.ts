@@ -101,13 +101,12 @@ export class WarmClaimer {
     if (given) return { sandbox: withMember(sandbox, given) };
     if (given === '' && !sandbox.status?.podName) return { sandbox };
     this.#given.delete(uid);
-    if (!this.mayTake(sandbox)) return { sandbox };
-    const pools = this.#d.pools.list(namespace).filter((p) => matches(p, sandbox));
 
     // A claim this replica made is in `#given` until the cache shows its annotation. One made
     // by a replica that failed over before annotating shows in the caches (listed afresh by
-    // this leader) as a Pod under the sandbox's label: finish it. A Pod or claim of its own
-    // means it started cold.
+    // this leader) as a Pod under the sandbox's label: finish it, whether or not its status
+    // was written (the status and the annotation are written together, either may land
+    // first). A Pod or claim of its own means it started cold.
     const mine = (o: V1Pod | V1PersistentVolumeClaim) => o.metadata?.labels?.[Labels.sandbox] === name;
     const ownPods = this.#d.owned.pods.list(namespace).filter(mine);
     const adopted = ownPods.find((p) => p.metadata?.annotations?.[WarmPool.claimedAtAnnotation]);
@@ -116,7 +115,9 @@ export class WarmClaimer {
       await Promise.all([handedOver, alongside]);
       return { sandbox: withMember(sandbox, adopted.metadata!.name!) };
     }
+    if (!this.mayTake(sandbox)) return { sandbox };
     if (ownPods.length > 0 || this.#d.owned.claims.list(namespace).some(mine)) return { sandbox };
+    const pools = this.#d.pools.list(namespace).filter((p) => matches(p, sandbox));
 
     const fit = fitOf(sandbox, template, this.#d.settings);
     const candidates = pools.flatMap((pool) =>
@@ -148,9 +149,8 @@ export class WarmClaimer {
   }
 
   /**
-   * Whether a pass may take a member for this sandbox: not one claimed (or decided) before,
-   * not one started cold in an earlier pass (its status names its own Pod), not stopped, not
-   * a clone, not expired, and a pool fits it.
+   * Whether a pass may take a member: none taken (or decided on) before, not started cold in
+   * an earlier pass (its status names a Pod), not stopped, cloned or expired; a pool fits.
    */
   mayTake(sandbox: Sandbox): boolean {
     if (sandbox.metadata.annotations?.[WarmPool.memberAnnotation]) return false;

@@ -270,63 +270,82 @@ describe('a warm pool', () => {
     expect(stopped.status?.conditions?.find((c) => c.type === 'Expired')?.reason).toBe('TimeoutExceeded');
   }, 120_000);
 
-  test('a claim the leader committed but did not finish (it died) is finished by the next one', async () => {
-    const [member] = await full('main', 2);
-    const memberName = member!.metadata!.name!;
-    const pool = await getPool('main');
-    await operator.stop();
-    try {
-      await createSandbox(ns, 'takeover', { templateRef: { name: template } });
-      const created = await getSandbox('takeover');
-      // The commit as the claim writes it (the Pod moves to the sandbox, stamped with its
-      // pool), and nothing after it: no annotation on the Sandbox, no token handed over.
-      await ns.core.patchNamespacedPod(
-        {
-          name: memberName,
-          namespace: ns.name,
-          body: {
-            metadata: {
-              resourceVersion: member!.metadata!.resourceVersion,
-              labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: 'takeover' },
-              annotations: {
-                [WarmPool.claimedAtAnnotation]: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
-                [WarmPool.claimedFromAnnotation]: 'main',
-              },
-              ownerReferences: [
-                {
-                  apiVersion: `${GROUP}/${VERSION}`,
-                  kind: 'Sandbox',
-                  name: 'takeover',
-                  uid: created.metadata.uid!,
-                  controller: true,
-                  blockOwnerDeletion: true,
+  test.each([
+    ['', false],
+    [', its status written but not its annotation', true],
+  ])(
+    'a claim the leader committed but did not finish (it died) is finished by the next one%s',
+    async (_, statusWritten) => {
+      const name = statusWritten ? 'takeover-status' : 'takeover';
+      const [member] = await full('main', 2);
+      const memberName = member!.metadata!.name!;
+      const pool = await getPool('main');
+      await operator.stop();
+      try {
+        await createSandbox(ns, name, { templateRef: { name: template } });
+        const created = await getSandbox(name);
+        // The commit as the claim writes it (the Pod moves to the sandbox, stamped with its
+        // pool), and nothing after it: no annotation on the Sandbox, no token handed over.
+        await ns.core.patchNamespacedPod(
+          {
+            name: memberName,
+            namespace: ns.name,
+            body: {
+              metadata: {
+                resourceVersion: member!.metadata!.resourceVersion,
+                labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: name },
+                annotations: {
+                  [WarmPool.claimedAtAnnotation]: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+                  [WarmPool.claimedFromAnnotation]: 'main',
                 },
-              ],
+                ownerReferences: [
+                  {
+                    apiVersion: `${GROUP}/${VERSION}`,
+                    kind: 'Sandbox',
+                    name,
+                    uid: created.metadata.uid!,
+                    controller: true,
+                    blockOwnerDeletion: true,
+                  },
+                ],
+              },
             },
           },
-        },
-        mergePatch,
-      );
-    } finally {
-      operator = await startOperator({
-        kc: ns.kc,
-        logger,
-        settings: testOperatorSettings,
-        namespace: ns.name,
-        leaseNamespace: ns.name,
-        identity: 'warmpool-test',
-      });
-    }
-    const sandbox = await waitForSandboxPhase(ns, 'takeover', 'Running');
-    expect(sandbox.status?.podName).toBe(memberName);
-    expect(sandbox.metadata.annotations?.[WarmPool.memberAnnotation]).toBe(memberName);
-    const owned = await ownedBy('takeover');
-    expect(owned.pods.map((p) => p.metadata?.name)).toEqual([memberName]);
-    expect(owned.claims.map((c) => c.metadata?.name)).toEqual([`${memberName}-workspace`]);
-    // The new leader handed the sandbox's token to the member's sandboxd.
-    await expectTokenHandedOver(owned.pods[0]!, pool, sandbox);
-    await full('main', 2);
-  }, 180_000);
+          mergePatch,
+        );
+        // The status write of the same pass, which can land before the Sandbox's annotation.
+        if (statusWritten)
+          await ns.custom.patchNamespacedCustomObjectStatus(
+            {
+              ...sandboxes,
+              namespace: ns.name,
+              name,
+              body: { status: { phase: 'Creating', podName: memberName } },
+            },
+            mergePatch,
+          );
+      } finally {
+        operator = await startOperator({
+          kc: ns.kc,
+          logger,
+          settings: testOperatorSettings,
+          namespace: ns.name,
+          leaseNamespace: ns.name,
+          identity: 'warmpool-test',
+        });
+      }
+      const sandbox = await waitForSandboxPhase(ns, name, 'Running');
+      expect(sandbox.status?.podName).toBe(memberName);
+      expect(sandbox.metadata.annotations?.[WarmPool.memberAnnotation]).toBe(memberName);
+      const owned = await ownedBy(name);
+      expect(owned.pods.map((p) => p.metadata?.name)).toEqual([memberName]);
+      expect(owned.claims.map((c) => c.metadata?.name)).toEqual([`${memberName}-workspace`]);
+      // The new leader handed the sandbox's token to the member's sandboxd.
+      await expectTokenHandedOver(owned.pods[0]!, pool, sandbox);
+      await full('main', 2);
+    },
+    180_000,
+  );
 
   test('kubectl scale sets the number of members', async () => {
     expect(await kubectl('scale', 'sandboxwarmpool/main', '--replicas=3', '-n', ns.name)).toMatch(/scaled/);
