@@ -1,6 +1,8 @@
 // make bench-claim: create → Running through the API, warm (a member of a SandboxWarmPool
 // of 3, claimed) against cold (the same template without a pool), interleaved in one run.
-// Each create is timed from POST /api/v1/sandboxes to the first Running a watch sees.
+// Each create is timed from POST /api/v1/sandboxes to the first Running a watch sees, and
+// starts on a settled stack: the pool full, the previous pair deleted and gone.
+import { CoreV1Api } from '@kubernetes/client-node';
 import { GROUP, VERSION, type SandboxWarmPool } from '../core/index.ts';
 import { waitFor } from '../test/controlplane/index.ts';
 import { startStack } from './stack.ts';
@@ -14,6 +16,7 @@ const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes', namespa
 
 async function main(): Promise<void> {
   const stack = await startStack(NAMESPACE);
+  const core = stack.kc.makeApiClient(CoreV1Api);
   let failed = false;
   try {
     // Two identical templates: the warm one has the pool, so the cold one's creates never claim.
@@ -35,6 +38,17 @@ async function main(): Promise<void> {
             .status?.readyReplicas === POOL,
         { timeoutMs: 120_000, intervalMs: 20, describe: () => 'the pool never refilled' },
       );
+    // Deleting a sandbox is work too (its finalizer, Pod and claim going, devnode stopping its
+    // processes): the next create does not share the machine with the previous pair's.
+    const settled = () =>
+      waitFor(
+        async () => {
+          const left = (await stack.custom.listNamespacedCustomObject(sandboxes)) as { items: unknown[] };
+          const pods = await core.listNamespacedPod({ namespace: NAMESPACE });
+          return left.items.length === 0 && pods.items.length === POOL;
+        },
+        { timeoutMs: 120_000, intervalMs: 20, describe: () => 'the deleted sandboxes never went' },
+      );
     const time = async (name: string, template: string) => {
       const t0 = performance.now();
       const status = await stack.create({ name, templateRef: { name: template } });
@@ -50,10 +64,13 @@ async function main(): Promise<void> {
     await full();
     await time('warmup-warm', 'bench-warm');
     await time('warmup-cold', 'bench-cold');
+    await stack.deleteSandbox('warmup-warm');
+    await stack.deleteSandbox('warmup-cold');
     const warm: number[] = [];
     const cold: number[] = [];
     let hits = 0;
     for (let i = 0; i < N; i++) {
+      await settled();
       await full();
       const w = await time(`warm-${i}`, 'bench-warm');
       warm.push(w.ms);
