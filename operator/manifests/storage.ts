@@ -15,7 +15,8 @@ export function tokenSecret(sandbox: Sandbox, token: string): V1Secret {
   return {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: owned(sandbox, sandboxdSecretName(sandbox.metadata.name!)),
+    // The Pod's Secret: a sandbox that claimed a warm member keeps the member's (its Pod mounts it).
+    metadata: owned(sandbox, sandboxdSecretName(sandboxObjectsName(sandbox))),
     type: 'Opaque',
     stringData: { [SandboxPod.tokenKey]: token },
   };

@@ -37,23 +37,27 @@ import { claimWarmMember, type WarmClaimer } from '../warmpool/index.ts';
 export const SANDBOX_STEPS: readonly (Step | readonly Step[])[] = [
   resolveTemplate,
   [
-    ensureToken,
     ensurePorts,
-    // Where the workload comes from: the workspace claim, then (after the lifetime and
-    // stop checks) the Pod. A warm pool's ready member, when one may be claimed, brings
-    // both; it is taken only once the sandbox's NetworkPolicy exists, so the running Pod
-    // that leaves the pool's policy is under its sandbox's at once, never under none. A
-    // cold start's claim is written beside the policy (its Pod comes after both).
+    // A warm member, when one may be claimed, is taken only once the sandbox's
+    // NetworkPolicy exists, so the running Pod that leaves the pool's policy is under its
+    // sandbox's at once, never under none. A cold start writes its objects beside the policy.
     (pass) =>
       pass.d.warm?.mayTake(pass.sandbox)
-        ? inOrder(ensureNetworkPolicy, claimWarmMember, ensureVolume)(pass)
-        : together(ensureNetworkPolicy, inOrder(claimWarmMember, ensureVolume))(pass),
+        ? inOrder(ensureNetworkPolicy, workload)(pass)
+        : together(ensureNetworkPolicy, workload)(pass),
   ],
   checkLifetime,
   stopIfStopped,
   ensurePod,
   whileRunning,
 ];
+
+/**
+ * Where the workload comes from: the token Secret and the workspace claim, then (after the
+ * lifetime and stop checks) the Pod. A warm pool's ready member, when one is claimed, brings
+ * all three, so they are named only once the claim has decided.
+ */
+const workload: Step = inOrder(claimWarmMember, together(ensureToken, ensureVolume));
 
 /** Steps that depend on each other, as one step: in order, until one ends the pass. */
 function inOrder(...steps: Step[]): Step {

@@ -9,6 +9,9 @@ import { Pod, TokenSecret, ensure, remove } from './owned.ts';
  * or an older key) is replaced, the Pod first, so the one created after it mounts the new one.
  */
 export async function ensureToken(pass: Pass): Promise<StepResult> {
+  // A member claimed in this pass brings its Secret: the claim moves it to the sandbox and
+  // writes the sandbox's token into it (the caches show it a watch event later).
+  if (pass.adopted) return {};
   const token = await pass.d.locator.token(pass.namespace, pass.name, pass.sandbox.metadata.uid!);
   const encoded = Buffer.from(token).toString('base64');
   const body = tokenSecret(pass.sandbox, token);

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Watch, type V1PersistentVolumeClaim, type V1Pod } from '@kubernetes/client-node';
+import { Watch, type V1PersistentVolumeClaim, type V1Pod, type V1Secret } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import {
@@ -120,13 +120,16 @@ async function full(pool: string, n: number): Promise<V1Pod[]> {
 }
 
 /** The Pods and claims that belong to sandbox `name` (by its label), none going away. */
-async function ownedBy(name: string): Promise<{ pods: V1Pod[]; claims: V1PersistentVolumeClaim[] }> {
+async function ownedBy(
+  name: string,
+): Promise<{ pods: V1Pod[]; claims: V1PersistentVolumeClaim[]; secrets: V1Secret[] }> {
   const selector = { namespace: ns.name, labelSelector: `${Labels.sandbox}=${name}` };
   const pods = (await ns.core.listNamespacedPod(selector)).items.filter(
     (p) => !p.metadata?.deletionTimestamp,
   );
   const claims = (await ns.core.listNamespacedPersistentVolumeClaim(selector)).items;
-  return { pods, claims };
+  const secrets = (await ns.core.listNamespacedSecret(selector)).items;
+  return { pods, claims, secrets };
 }
 
 async function claimsMetric(pool: string, outcome: string): Promise<number> {
@@ -217,10 +220,11 @@ describe('a warm pool', () => {
     expect(sandbox.metadata.annotations?.[WarmPool.memberAnnotation]).toBe(member);
     expect(await claimsMetric('main', 'hit')).toBe(hits + 1);
 
-    // Exactly one Pod and one claim, the member's, now the sandbox's.
+    // Exactly one Pod, one claim and one token Secret, the member's, now the sandbox's.
     const owned = await ownedBy('hit');
     expect(owned.pods.map((p) => p.metadata?.name)).toEqual([member]);
     expect(owned.claims.map((c) => c.metadata?.name)).toEqual([`${member}-workspace`]);
+    expect(owned.secrets.map((s) => s.metadata?.name)).toEqual([`${member}-sandboxd`]);
     expect(owned.pods[0]!.metadata?.ownerReferences?.map((r) => [r.kind, r.name, r.uid])).toEqual([
       ['Sandbox', 'hit', sandbox.metadata.uid],
     ]);
