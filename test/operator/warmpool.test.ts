@@ -47,8 +47,9 @@ let api: TestApi;
 let kubectlPath = '';
 let cacheDir = '';
 
-beforeAll(async () => {
-  operator = await startOperator({
+/** The operator of this file's namespace (stopped and started again by the takeover tests). */
+const startTestOperator = () =>
+  startOperator({
     kc: ns.kc,
     logger,
     settings: testOperatorSettings,
@@ -56,6 +57,9 @@ beforeAll(async () => {
     leaseNamespace: ns.name,
     identity: 'warmpool-test',
   });
+
+beforeAll(async () => {
+  operator = await startTestOperator();
   api = await startTestApi(ns);
   kubectlPath = join(await kubeAssets(), 'kubectl');
   cacheDir = await mkdtemp(join(tmpdir(), 'svc-kubectl-cache-'));
@@ -130,6 +134,26 @@ async function ownedBy(
   const claims = (await ns.core.listNamespacedPersistentVolumeClaim(selector)).items;
   const secrets = (await ns.core.listNamespacedSecret(selector)).items;
   return { pods, claims, secrets };
+}
+
+/**
+ * `ownedBy` once the sandbox's claim and token Secret are under its label: a claimed member's
+ * move there (its bookkeeping) is written beside the `Running` status, so it may land just after.
+ */
+async function settledOwnedBy(name: string): ReturnType<typeof ownedBy> {
+  let owned = await ownedBy(name);
+  await waitFor(
+    async () => {
+      owned = await ownedBy(name);
+      return owned.claims.length > 0 && owned.secrets.length > 0;
+    },
+    {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+      describe: () => `${name}'s claim and Secret: ${JSON.stringify(owned)}`,
+    },
+  );
+  return owned;
 }
 
 async function claimsMetric(pool: string, outcome: string): Promise<number> {
@@ -221,7 +245,7 @@ describe('a warm pool', () => {
     expect(await claimsMetric('main', 'hit')).toBe(hits + 1);
 
     // Exactly one Pod, one claim and one token Secret, the member's, now the sandbox's.
-    const owned = await ownedBy('hit');
+    const owned = await settledOwnedBy('hit');
     expect(owned.pods.map((p) => p.metadata?.name)).toEqual([member]);
     expect(owned.claims.map((c) => c.metadata?.name)).toEqual([`${member}-workspace`]);
     expect(owned.secrets.map((s) => s.metadata?.name)).toEqual([`${member}-sandboxd`]);
@@ -329,14 +353,7 @@ describe('a warm pool', () => {
             mergePatch,
           );
       } finally {
-        operator = await startOperator({
-          kc: ns.kc,
-          logger,
-          settings: testOperatorSettings,
-          namespace: ns.name,
-          leaseNamespace: ns.name,
-          identity: 'warmpool-test',
-        });
+        operator = await startTestOperator();
       }
       const sandbox = await waitForSandboxPhase(ns, name, 'Running');
       expect(sandbox.status?.podName).toBe(memberName);
@@ -396,9 +413,10 @@ describe('a warm pool', () => {
     expect(adopted).toHaveLength(3);
     expect(new Set(adopted.map((s) => s.status?.podName))).toEqual(new Set(names));
     for (const s of running) {
-      const owned = await ownedBy(s.metadata.name!);
+      const owned = await settledOwnedBy(s.metadata.name!);
       expect(owned.pods.map((p) => p.metadata?.name)).toEqual([s.status?.podName]);
       expect(owned.claims).toHaveLength(1);
+      expect(owned.secrets).toHaveLength(1);
     }
     expect(await claimsMetric('burst', 'hit')).toBe(3);
     expect(await claimsMetric('burst', 'miss')).toBe(7);
