@@ -1,5 +1,10 @@
 export { SandboxdClient } from './client.ts';
 export type { RunResponse, SandboxdAddress } from './client.ts';
-export { SandboxdLocator, SandboxdUnavailable, type SandboxdLocatorOptions } from './locate.ts';
+export {
+  SandboxdLocator,
+  SandboxdUnavailable,
+  sandboxdAddressOf,
+  type SandboxdLocatorOptions,
+} from './locate.ts';
 export { SandboxdKeySecret, type SandboxdKeySource } from './key.ts';
 export { TerminalStream, TerminalFrame, type TerminalOptions, type TerminalOpening } from './terminal.ts';

@@ -4,6 +4,17 @@ import { SandboxdClient } from './client.ts';
 import type { SandboxdKeySource } from './key.ts';
 
 /** sandboxd could not be addressed: no Pod, no IP yet, or no sandboxd key yet. */
+/**
+ * Where a Pod's sandboxd listens: the address its node wrote on it (devnode's socket), else
+ * the Pod's IP and sandboxd's port; undefined until the Pod has either.
+ */
+export function sandboxdAddressOf(pod: V1Pod): string | undefined {
+  return (
+    pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
+    (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined)
+  );
+}
+
 export class SandboxdUnavailable extends Error {
   constructor(message: string) {
     super(message);
@@ -60,9 +71,7 @@ export class SandboxdLocator {
    */
   async forPod(pod: V1Pod): Promise<SandboxdClient> {
     const { name: sandbox = '', namespace = '' } = pod.metadata ?? {};
-    const address =
-      pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
-      (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined);
+    const address = sandboxdAddressOf(pod);
     if (!address) throw new SandboxdUnavailable(`sandbox ${sandbox}'s Pod has no address yet`);
     const owner = pod.metadata?.ownerReferences?.find(
       (r) => r.kind === 'Sandbox' && r.apiVersion.startsWith(`${GROUP}/`),

@@ -1,14 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import {
-  Annotations,
-  SandboxPod,
-  WarmPool,
-  sandboxdToken,
-  type Sandbox,
-  type SandboxWarmPool,
-} from '../../core/index.ts';
-import { SandboxdClient, type SandboxdLocator } from '../../kube/index.ts';
+import { WarmPool, sandboxdToken, type Sandbox, type SandboxWarmPool } from '../../core/index.ts';
+import { SandboxdClient, sandboxdAddressOf, type SandboxdLocator } from '../../kube/index.ts';
 import { standIn, type PoolCache } from './member.ts';
 
 /**
@@ -24,9 +17,7 @@ export async function handOver(
   token: string,
   pool?: SandboxWarmPool,
 ): Promise<void> {
-  const address =
-    pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
-    (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined);
+  const address = sandboxdAddressOf(pod);
   // A claim this pass made knows its pool; one a leader before it left half done names it
   // on the Pod (the pool's label went with the commit).
   const owner =
