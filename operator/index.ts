@@ -22,7 +22,6 @@ import type { OperatorSettings } from './settings.ts';
 
 export type { OperatorSettings } from './settings.ts';
 
-export { FINALIZER } from './sandbox/index.ts';
 export { OperatorMetrics } from './metrics.ts';
 
 /**

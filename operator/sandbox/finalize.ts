@@ -1,5 +1,4 @@
-import { sandboxObjectsName } from '../../core/index.ts';
-import { FINALIZER } from './finalizer.ts';
+import { SANDBOX_FINALIZER, sandboxObjectsName } from '../../core/index.ts';
 import type { Pass } from './context.ts';
 import { removeOwned } from './owned.ts';
 
@@ -12,12 +11,12 @@ const POD_GONE_RECHECK_MS = 500;
  */
 export async function finalize(pass: Pass): Promise<number | void> {
   const { sandbox } = pass;
-  if (!sandbox.metadata.finalizers?.includes(FINALIZER)) return;
+  if (!sandbox.metadata.finalizers?.includes(SANDBOX_FINALIZER)) return;
   await removeOwned(pass);
   if (pass.d.caches.pods.get(sandboxObjectsName(sandbox), pass.namespace)) return POD_GONE_RECHECK_MS;
   await pass.d.patcher.patch(sandbox, {
     metadata: {
-      finalizers: (sandbox.metadata.finalizers ?? []).filter((f) => f !== FINALIZER),
+      finalizers: (sandbox.metadata.finalizers ?? []).filter((f) => f !== SANDBOX_FINALIZER),
       resourceVersion: sandbox.metadata.resourceVersion,
     },
   });

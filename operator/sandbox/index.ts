@@ -1,6 +1,5 @@
 // The Sandbox controller: one step per concern, over shared informers.
 export { SandboxReconciler, SANDBOX_STEPS, type SandboxReconcilerOptions } from './reconcile.ts';
-export { FINALIZER } from './finalizer.ts';
 export { OWNED_KINDS, type OwnedKind } from './owned.ts';
 export { snapshotSource, type Snapshots } from './snapshots.ts';
 export type { Pass, SandboxCaches, Step, StepResult } from './context.ts';
