@@ -1,4 +1,4 @@
-import type { AdmissionRequest, Verdict } from './review.ts';
+import { madeBy, type AdmissionRequest, type Verdict } from './review.ts';
 
 /**
  * Sets `spec.createdBy` on create from the user the apiserver authenticated, whatever the
@@ -9,7 +9,7 @@ export function setCreatedBy(request: AdmissionRequest, opts: { apiServiceAccoun
   if (request.operation !== 'CREATE') return { allowed: true };
   const user = request.userInfo.username ?? '';
   const spec = (request.object?.spec ?? {}) as Record<string, unknown>;
-  if (opts.apiServiceAccount && user === opts.apiServiceAccount && typeof spec.createdBy === 'string') {
+  if (madeBy(request, opts.apiServiceAccount) && typeof spec.createdBy === 'string') {
     return { allowed: true };
   }
   if (!user) return { allowed: false, reason: 'unauthenticated', message: 'the request carries no user' };

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Credentials } from '../core/index.ts';
 import type { Governance, NamespaceGate, SecretAccessReviewer } from '../kube/index.ts';
 import { governanceAdmission } from './governance.ts';
-import type { AdmissionRequest, Verdict } from './review.ts';
+import { madeBy, type AdmissionRequest, type Verdict } from './review.ts';
 
 const deny = (violations: { code: string; message: string }[]): Verdict => ({
   allowed: false,
@@ -28,8 +28,8 @@ export function credentialAdmission(
       const old = (request.oldObject?.spec ?? {}) as { credentials?: unknown };
       if (isDeepStrictEqual(old.credentials, spec.credentials)) return { allowed: true };
     }
+    if (madeBy(request, opts.apiServiceAccount)) return { allowed: true };
     const user = request.userInfo.username ?? '';
-    if (opts.apiServiceAccount && user === opts.apiServiceAccount) return { allowed: true };
     const violations = await reviewer.check(
       { user, groups: request.userInfo.groups ?? [] },
       request.namespace,
@@ -87,10 +87,7 @@ export function sandboxAdmission(o: {
       // same policy and reserved its quota slot in the same ledger (the spec's "in the API
       // and, when enabled, in the admission webhook"); checking again here only added the
       // policy and template reads to every create's write.
-      async (request) =>
-        o.apiServiceAccount && request.userInfo.username === o.apiServiceAccount
-          ? { allowed: true }
-          : governance(request),
+      async (request) => (madeBy(request, o.apiServiceAccount) ? { allowed: true } : governance(request)),
     ),
     admitUpdate: credentials,
   };

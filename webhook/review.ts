@@ -17,6 +17,14 @@ export const AdmissionReview = z.object({
 });
 export type AdmissionRequest = z.infer<typeof AdmissionReview>['request'];
 
+/**
+ * Whether the request was made by `account` (the API's ServiceAccount, which writes for its
+ * callers and has applied its own rules for them); never when no account is configured.
+ */
+export function madeBy(request: AdmissionRequest, account: string | undefined): boolean {
+  return account !== undefined && account !== '' && request.userInfo.username === account;
+}
+
 export interface Verdict {
   allowed: boolean;
   /** Shown to the writer; carries the violation codes. */
