@@ -8,6 +8,7 @@ import { pino } from 'pino';
 import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
 import { startOperator, type RunningOperator } from '../operator/index.ts';
 import { startEnvironment } from '../test/controlplane/index.ts';
+import { benchOperatorSettings } from './support.ts';
 
 export interface InProcess {
   kc: KubeConfig;
@@ -43,15 +44,7 @@ export async function startInProcess(label: string): Promise<InProcess> {
     namespace,
     leaseNamespace: namespace,
     identity: 'bench',
-    settings: {
-      sandboxdImage: 'svc:bench',
-      sandboxdPath: '/usr/local/bin/sandboxd',
-      ingressClass: 'nginx',
-      apiNamespace: 'svc-system',
-      apiPodLabels: {},
-      snapshotWaitSeconds: 300,
-      maxRestarts: 5,
-    },
+    settings: benchOperatorSettings,
   });
   return {
     kc,

@@ -17,7 +17,7 @@ import { GROUP, VERSION, type Sandbox, type SandboxWarmPool } from '../core/inde
 import { sandboxPod } from '../operator/manifests/index.ts';
 import { freePort, waitFor } from '../test/controlplane/index.ts';
 import { startStack } from './stack.ts';
-import { createBenchTemplate, median, round } from './support.ts';
+import { benchOperatorSettings, createBenchTemplate, median, round } from './support.ts';
 
 const N = Number(process.env.BENCH_RUNS ?? 20);
 const POOL = 3;
@@ -82,15 +82,7 @@ async function main(): Promise<void> {
     const podSpec = sandboxPod(
       standIn,
       { image: 'debian:bookworm', storage: { size: '2Gi' } },
-      {
-        sandboxdImage: 'svc:bench',
-        sandboxdPath: '/usr/local/bin/sandboxd',
-        ingressClass: 'nginx',
-        apiNamespace: 'svc-system',
-        apiPodLabels: {},
-        snapshotWaitSeconds: 300,
-        maxRestarts: 5,
-      },
+      benchOperatorSettings,
     ).spec!;
     // The peer adds the claim's volume itself (named after its volumeClaimTemplate).
     podSpec.volumes = podSpec
@@ -244,23 +236,15 @@ async function main(): Promise<void> {
       // Round -1 warms both sides up and is not counted.
       // Every create starts from the same state: both pools full, nothing refilling (a pool
       // refilling after the previous claim would slow whichever create came next).
+      const afterFull = async (create: () => Promise<number>) => {
+        await poolsFull();
+        return create();
+      };
       const r = {
-        svcCold: await (async () => {
-          await poolsFull();
-          return svc(`cold-${i + 1}`, 'bench-cold');
-        })(),
-        peerCold: await (async () => {
-          await poolsFull();
-          return peerCold(`pcold-${i + 1}`);
-        })(),
-        svcWarm: await (async () => {
-          await poolsFull();
-          return svc(`warm-${i + 1}`, 'bench-warm');
-        })(),
-        peerWarm: await (async () => {
-          await poolsFull();
-          return peerWarm(`pwarm-${i + 1}`);
-        })(),
+        svcCold: await afterFull(() => svc(`cold-${i + 1}`, 'bench-cold')),
+        peerCold: await afterFull(() => peerCold(`pcold-${i + 1}`)),
+        svcWarm: await afterFull(() => svc(`warm-${i + 1}`, 'bench-warm')),
+        peerWarm: await afterFull(() => peerWarm(`pwarm-${i + 1}`)),
       };
       if (i >= 0) for (const k of Object.keys(out) as (keyof typeof out)[]) out[k].push(r[k]);
       console.log(

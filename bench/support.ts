@@ -1,9 +1,21 @@
 // What the benchmarks share: the direct-spawn baseline, the statistics they print, and the
-// ClusterSandboxTemplate they run on.
+// ClusterSandboxTemplate and operator settings they run on.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, VERSION, type SandboxTemplateSpec } from '../core/index.ts';
+import type { OperatorSettings } from '../operator/index.ts';
+
+/** The operator's settings in the benches (and the sandbox Pod the peer's template copies). */
+export const benchOperatorSettings: OperatorSettings = {
+  sandboxdImage: 'svc:bench',
+  sandboxdPath: '/usr/local/bin/sandboxd',
+  ingressClass: 'nginx',
+  apiNamespace: 'svc-system',
+  apiPodLabels: {},
+  snapshotWaitSeconds: 300,
+  maxRestarts: 5,
+};
 
 export interface Measured {
   ms: number;
