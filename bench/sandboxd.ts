@@ -3,7 +3,10 @@
 // its ready file appears and /healthz answers. (b) The round trip of `true` (POST /runs until
 // the `exit` event) against spawn('true') until it closes. (c) Resident memory after those
 // runs, against a Node process doing nothing. (d) 256 MiB of stdout streamed as SSE `log`
-// events to an HTTP client against reading the same program's stdout from a plain pipe.
+// events to an HTTP client against reading the same program's stdout from a plain pipe. The
+// client asks for the upgraded form of POST /runs, as the API and the operator do
+// (sandboxd/upgrade.go); the same stream as a 200 answer, read through Node's HTTP parser,
+// is measured beside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -67,7 +70,9 @@ try {
   const nodeIdleRssMb = await rssOf(idleNode.pid!);
   await stopDaemon(idleNode);
 
+  const plainClient = new SandboxdClient({ address: started.address, token, upgradeRuns: false });
   const streamMbS: number[] = [];
+  const plainMbS: number[] = [];
   const pipeMbS: number[] = [];
   const rawMbS: number[] = [];
   const streamEvents: number[] = [];
@@ -75,12 +80,14 @@ try {
     const s = await sandboxdRun(client, `stream-${i}`, STREAM_ARGV, workspace);
     const p = await directRun(STREAM_ARGV);
     const r = await sandboxdRawRun(client, `raw-${i}`, STREAM_ARGV, workspace);
-    for (const m of [s, p])
+    const a = await sandboxdRun(plainClient, `plain-${i}`, STREAM_ARGV, workspace);
+    for (const m of [s, p, a])
       if (m.bytes !== STREAM_BYTES) throw new Error(`streamed ${m.bytes} bytes, not ${STREAM_BYTES}`);
     streamMbS.push(s.bytes / MiB / (s.ms / 1000));
     pipeMbS.push(p.bytes / MiB / (p.ms / 1000));
     // The output's own bytes per second, the SSE around them read but not parsed.
     rawMbS.push(STREAM_BYTES / MiB / (r.ms / 1000));
+    plainMbS.push(a.bytes / MiB / (a.ms / 1000));
     streamEvents.push(s.logEvents);
   }
 
@@ -89,6 +96,7 @@ try {
   const streamP50 = percentile(streamMbS, 50);
   const pipeP50 = percentile(pipeMbS, 50);
   const rawP50 = percentile(rawMbS, 50);
+  const plainP50 = percentile(plainMbS, 50);
   const row = (name: string, xs: number[]) =>
     console.log(
       `${name.padEnd(24)}p50 ${fmt(percentile(xs, 50))} ms  p90 ${fmt(percentile(xs, 90))} ms  p99 ${fmt(percentile(xs, 99))} ms`,
@@ -115,6 +123,9 @@ try {
   console.log(
     `${'SSE read, not parsed'.padEnd(24)}${rawMbS.map((x) => x.toFixed(0)).join(' / ')} MiB/s  (median ${rawP50.toFixed(0)}: sandboxd without the client's JSON decoding)`,
   );
+  console.log(
+    `${'as a 200 answer'.padEnd(24)}${plainMbS.map((x) => x.toFixed(0)).join(' / ')} MiB/s  (median ${plainP50.toFixed(0)}: the same events through Node's HTTP parser)`,
+  );
   console.log(`${'stream ratio'.padEnd(24)}${(streamP50 / pipeP50).toFixed(2)}`);
   console.log(
     JSON.stringify({
@@ -127,6 +138,8 @@ try {
       stream_ratio: round(streamP50 / pipeP50, 3),
       raw_stream_mb_s: round(rawP50, 1),
       raw_stream_ratio: round(rawP50 / pipeP50, 3),
+      answer_stream_mb_s: round(plainP50, 1),
+      answer_stream_ratio: round(plainP50 / pipeP50, 3),
     }),
   );
   console.log(
@@ -148,7 +161,7 @@ try {
 async function startDaemon(
   token: string,
   name: string,
-): Promise<{ child: ChildProcess; client: SandboxdClient; ms: number }> {
+): Promise<{ child: ChildProcess; client: SandboxdClient; address: string; ms: number }> {
   const address = `127.0.0.1:${await freePort()}`;
   const readyFile = `${name}.ready`;
   const t0 = performance.now();
@@ -166,7 +179,7 @@ async function startDaemon(
   await ready;
   const client = new SandboxdClient({ address, token });
   if (!(await client.health())) throw new Error('sandboxd wrote its ready file but /healthz does not answer');
-  return { child, client, ms: performance.now() - t0 };
+  return { child, client, address, ms: performance.now() - t0 };
 }
 
 async function stopDaemon(child: ChildProcess): Promise<void> {

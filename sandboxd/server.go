@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"io"
@@ -43,6 +44,10 @@ type errorBody struct {
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	uri := r.RequestURI
 	if r.Header.Get("Upgrade") != "" {
+		if r.Method == http.MethodPost && uri == "/runs" && equalFold(r.Header.Get("Upgrade"), runUpgrade) && s.authorized(r.Header.Get("Authorization")) {
+			s.startRun(w, r)
+			return
+		}
 		if s.terminals != nil && r.URL.Path == "/terminal" && equalFold(r.Header.Get("Upgrade"), "svc-terminal") && s.authorized(r.Header.Get("Authorization")) {
 			s.terminals.openTerminal(w, r)
 			return
@@ -129,6 +134,16 @@ func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorBody{"bad_request", "bad run spec: " + msg})
 		return
 	}
+	upgrade := wantsRunUpgrade(r)
+	if upgrade {
+		// The upgraded form's stdin is in the request, whole: read before the run is admitted,
+		// so a client that goes away meanwhile leaves nothing behind.
+		held, err := io.ReadAll(stdin)
+		if err != nil {
+			return
+		}
+		stdin = bytes.NewReader(held)
+	}
 	run, err := s.runs.admit(spec)
 	var conflict *runConflict
 	var capped *capExceeded
@@ -146,12 +161,27 @@ func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
 		}{"concurrency_exceeded", capped.limit, capped.inflight, capped.Error()})
 		return
 	}
-	// The run reads its stdin from the body while its output streams back. Only once admitted:
-	// a full-duplex response no longer drains an unread body, which keeps the connection alive.
-	_ = http.NewResponseController(w).EnableFullDuplex()
 	// A client that goes away cancels its run (SIGTERM, then SIGKILL).
 	finished := make(chan struct{})
 	cancel := func() { s.runs.cancel(spec.RunID) }
+	if upgrade {
+		if conn, ok := upgradeRun(w, s.keepalive, cancel); ok {
+			go func() {
+				select {
+				case <-conn.gone:
+					cancel()
+				case <-finished:
+				}
+			}()
+			s.runs.execute(run, spec, stdin, conn.sse)
+			close(finished)
+			conn.close()
+			return
+		}
+	}
+	// The run reads its stdin from the body while its output streams back. Only once admitted:
+	// a full-duplex response no longer drains an unread body, which keeps the connection alive.
+	_ = http.NewResponseController(w).EnableFullDuplex()
 	sse := newSSEWriter(w, s.keepalive, cancel)
 	go func() {
 		select {

@@ -51,8 +51,7 @@ func sseFrame(name string, data any) []byte {
 // of each per event.
 type sseWriter struct {
 	mu        sync.Mutex
-	w         http.ResponseWriter
-	rc        *http.ResponseController
+	sink      sseSink
 	closed    bool
 	unflushed bool // written to the response since its last flush
 	tap       sseTap
@@ -68,14 +67,36 @@ type sseWriter struct {
 	broken func()
 }
 
+// sseSink is where an sseWriter's bytes go: a response, whose writes reach the client when
+// flushed, or a bare connection (an upgraded run), where each write does.
+type sseSink interface {
+	Write(p []byte) (int, error)
+	Flush() error
+}
+
+type responseSink struct {
+	http.ResponseWriter
+	rc *http.ResponseController
+}
+
+func (r responseSink) Flush() error { return r.rc.Flush() }
+
+// newSSEWriter answers 200 with an event stream.
 func newSSEWriter(w http.ResponseWriter, keepalive time.Duration, broken func()) *sseWriter {
-	s := &sseWriter{w: w, rc: http.NewResponseController(w), bufStream: -1, stop: make(chan struct{}), broken: broken}
 	h := w.Header()
 	h.Set("content-type", "text/event-stream; charset=utf-8")
 	h.Set("cache-control", "no-cache")
 	h.Set("x-accel-buffering", "no")
 	w.WriteHeader(http.StatusOK)
-	if err := s.rc.Flush(); err != nil {
+	return startSSE(responseSink{w, http.NewResponseController(w)}, nil, keepalive, broken)
+}
+
+// startSSE sends head (if any) and then events on sink.
+func startSSE(sink sseSink, head []byte, keepalive time.Duration, broken func()) *sseWriter {
+	s := &sseWriter{sink: sink, bufStream: -1, stop: make(chan struct{}), broken: broken}
+	s.out = append(s.out, head...)
+	s.writeOut()
+	if err := sink.Flush(); err != nil {
 		s.closed = true
 	}
 	go s.keepalive(keepalive)
@@ -243,7 +264,7 @@ func (s *sseWriter) writeOut() {
 	if s.closed || len(s.out) == 0 {
 		return
 	}
-	_, err := s.w.Write(s.out)
+	_, err := s.sink.Write(s.out)
 	s.out = s.out[:0]
 	if err != nil {
 		s.fail()
@@ -259,7 +280,7 @@ func (s *sseWriter) flushConn() {
 		return
 	}
 	s.unflushed = false
-	if err := s.rc.Flush(); err != nil {
+	if err := s.sink.Flush(); err != nil {
 		s.fail()
 	}
 }

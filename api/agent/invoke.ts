@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { ServerResponse, type IncomingMessage } from 'node:http';
+import { ServerResponse } from 'node:http';
+import type { Readable } from 'node:stream';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
@@ -193,7 +194,7 @@ interface Sink {
    * Passes `upstream` through to the caller, handing each chunk to `seen` too; resolves
    * when it has ended or the caller has gone, rejects when it fails.
    */
-  relay(upstream: IncomingMessage, seen: (chunk: Buffer) => void): Promise<void>;
+  relay(upstream: Readable, seen: (chunk: Buffer) => void): Promise<void>;
   write(text: string): Promise<unknown>;
   readonly aborted: boolean;
   onAbort(listener: () => void): void;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import type { ExitEvent } from '../../core/index.ts';
@@ -110,7 +110,7 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
 async function collected(
   c: Context,
   call: ExecCall,
-  upstream: IncomingMessage,
+  upstream: Readable,
   abort: AbortController,
 ): Promise<Response> {
   // A caller that goes away before the answer cancels the run, as in a stream.
@@ -149,7 +149,7 @@ async function collected(
 }
 
 /** The SSE answer: sandboxd's stream passed through byte for byte, as invoke's is. */
-function streamed(c: Context, call: ExecCall, upstream: IncomingMessage, abort: AbortController): Response {
+function streamed(c: Context, call: ExecCall, upstream: Readable, abort: AbortController): Response {
   c.header('content-type', 'text/event-stream; charset=utf-8');
   c.header('cache-control', 'no-cache');
   c.header('x-accel-buffering', 'no');

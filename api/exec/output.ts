@@ -1,4 +1,4 @@
-import type { IncomingMessage } from 'node:http';
+import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { ExitEvent, LogEvent, MAX_EXEC_OUTPUT_BYTES, SseParser } from '../../core/index.ts';
 
@@ -19,7 +19,7 @@ export interface CollectedOutput {
  * (cut on a character boundary) and reading the rest only to let the process run to its end.
  */
 export async function collectOutput(
-  upstream: IncomingMessage,
+  upstream: Readable,
   max = MAX_EXEC_OUTPUT_BYTES,
 ): Promise<CollectedOutput> {
   const kept = { stdout: new Kept(max), stderr: new Kept(max) };

@@ -10,6 +10,24 @@ export interface SandboxdAddress {
   token: string;
 }
 
+export interface SandboxdClientOptions extends SandboxdAddress {
+  /**
+   * Whether a run whose stdin is known up front asks for the upgraded form of `POST /runs`
+   * (sandboxd/upgrade.go). Default true; false keeps to the 200 answer (its tests).
+   */
+  upgradeRuns?: boolean;
+}
+
+/** An accepted run's SSE bytes, or sandboxd's refusal. */
+export interface OpenedRun {
+  status: number;
+  headers: IncomingMessage['headers'];
+  /** The JSON body of a refusal (status ≠ 200). */
+  body?: unknown;
+  /** The SSE bytes of an accepted run: a response body, or the upgraded connection. */
+  stream?: Readable;
+}
+
 export interface RunResponse {
   status: number;
   headers: IncomingMessage['headers'];
@@ -26,9 +44,11 @@ export interface RunResponse {
 export class SandboxdClient {
   readonly #target: { socketPath: string } | { host: string; port: number };
   readonly #auth: string;
+  readonly #upgradeRuns: boolean;
 
-  constructor(opts: SandboxdAddress) {
+  constructor(opts: SandboxdClientOptions) {
     this.#auth = `Bearer ${opts.token}`;
+    this.#upgradeRuns = opts.upgradeRuns ?? true;
     if (opts.address.startsWith('unix:')) this.#target = { socketPath: opts.address.slice(5) };
     else {
       const i = opts.address.lastIndexOf(':');
@@ -38,14 +58,18 @@ export class SandboxdClient {
 
   /** Starts a run; stdin streams from `stdin`. Aborting `signal` drops the connection (cancel). */
   async run(spec: RunSpecInput, stdin?: Readable | Buffer, signal?: AbortSignal): Promise<RunResponse> {
+    if (stdin === undefined || Buffer.isBuffer(stdin)) {
+      const opened = await this.runRaw(spec, stdin ?? Buffer.alloc(0), signal);
+      if (opened.status !== 200 || !opened.stream)
+        return { status: opened.status, headers: opened.headers, body: opened.body, events: empty() };
+      return { status: 200, headers: opened.headers, events: sseEvents(opened.stream) };
+    }
     const res = await this.#send(
       'POST',
       '/runs',
       (req) => {
         req.write(`${JSON.stringify(spec)}\n`);
-        if (stdin === undefined) req.end();
-        else if (Buffer.isBuffer(stdin)) req.end(stdin);
-        else stdin.pipe(req);
+        stdin.pipe(req);
       },
       signal,
     );
@@ -68,31 +92,49 @@ export class SandboxdClient {
   }
 
   /**
-   * Starts a run and hands back sandboxd's SSE response as it is, for a caller that passes
-   * the stream through unparsed (the API's invoke).
+   * Starts a run and hands back its SSE bytes unparsed, for a caller that passes them through
+   * (the API's invoke and exec). It asks for the upgraded form of `POST /runs`
+   * (sandboxd/upgrade.go): the stream is then read straight off the socket, not through Node's
+   * HTTP parser, which copies every chunk of a response body once more.
    */
-  async runRaw(
-    spec: RunSpecInput,
-    stdin: Buffer,
-    signal?: AbortSignal,
-  ): Promise<{
-    status: number;
-    headers: IncomingMessage['headers'];
-    body?: unknown;
-    stream?: IncomingMessage;
-  }> {
-    const res = await this.#send(
-      'POST',
-      '/runs',
-      (req) => {
-        req.write(`${JSON.stringify(spec)}\n`);
-        req.end(stdin);
-      },
-      signal,
-    );
-    if (res.statusCode !== 200)
-      return { status: res.statusCode ?? 0, headers: res.headers, body: await readJson(res) };
-    return { status: 200, headers: res.headers, stream: res };
+  runRaw(spec: RunSpecInput, stdin: Buffer, signal?: AbortSignal): Promise<OpenedRun> {
+    const line = Buffer.from(`${JSON.stringify(spec)}\n`);
+    const upgrade = this.#upgradeRuns ? { connection: 'Upgrade', upgrade: 'svc-run' } : {};
+    return new Promise((resolve, reject) => {
+      const req = request({
+        ...this.#target,
+        method: 'POST',
+        path: '/runs',
+        headers: {
+          authorization: this.#auth,
+          ...upgrade,
+          'content-length': String(line.length + stdin.length),
+        },
+        signal,
+      });
+      req.on('upgrade', (res, socket, head) => {
+        // Whoever reads the stream sees its errors; none may go unheard and end the process.
+        socket.on('error', () => undefined);
+        if (head.length > 0) socket.unshift(head);
+        if (signal) {
+          const abort = () => socket.destroy();
+          if (signal.aborted) abort();
+          signal.addEventListener('abort', abort, { once: true });
+          socket.once('close', () => signal.removeEventListener('abort', abort));
+        }
+        resolve({ status: 200, headers: res.headers, stream: socket });
+      });
+      req.on('response', (res) => {
+        if (res.statusCode === 200) return resolve({ status: 200, headers: res.headers, stream: res });
+        readJson(res).then(
+          (body) => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }),
+          reject,
+        );
+      });
+      req.on('error', reject);
+      req.write(line);
+      req.end(stdin);
+    });
   }
 
   /** The runs in flight. */
@@ -329,7 +371,7 @@ async function readJson(res: IncomingMessage): Promise<unknown> {
   }
 }
 
-async function* sseEvents(res: IncomingMessage): AsyncIterable<SseMessage> {
+async function* sseEvents(res: Readable): AsyncIterable<SseMessage> {
   const parser = new SseParser();
   const decoder = new StringDecoder('utf8');
   for await (const chunk of res as AsyncIterable<Buffer>) {

@@ -1,5 +1,5 @@
 export { SandboxdClient } from './client.ts';
-export type { RunResponse, SandboxdAddress } from './client.ts';
+export type { OpenedRun, RunResponse, SandboxdAddress, SandboxdClientOptions } from './client.ts';
 export {
   SandboxdLocator,
   SandboxdUnavailable,

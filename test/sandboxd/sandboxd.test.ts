@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, readdir, rm, symlink, writeFile } from 'node:fs/promises';
-import { request } from 'node:http';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ExitEvent, RunSpecInput, SseMessage } from '../../core/index.ts';
+import { SseParser, type ExitEvent, type RunSpecInput, type SseMessage } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
 import { startSandboxd, type Daemon } from './daemon.ts';
 
@@ -75,7 +75,11 @@ function summarize(all: SseMessage[]) {
 }
 
 async function run(spec: RunSpecInput, stdin?: Buffer) {
-  const res = await client.run(spec, stdin);
+  return runWith(client, spec, stdin);
+}
+
+async function runWith(c: SandboxdClient, spec: RunSpecInput, stdin?: Buffer) {
+  const res = await c.run(spec, stdin);
   expect(res.status).toBe(200);
   return collect(res.events);
 }
@@ -116,12 +120,25 @@ const alive = (pgid: number) => {
 describe('auth', () => {
   it('answers /healthz to anyone and 401 to a wrong token', async () => {
     expect(await client.health()).toBe(true);
-    const wrong = new SandboxdClient({ address: `unix:${socket}`, token: 'nope' });
-    expect((await wrong.run(sh('true'))).status).toBe(401);
+    for (const upgradeRuns of [false, true]) {
+      const wrong = new SandboxdClient({ address: `unix:${socket}`, token: 'nope', upgradeRuns });
+      expect((await wrong.run(sh('true'))).status).toBe(401);
+    }
   });
 });
 
-describe('runs', () => {
+// Each run test twice: sandboxd's 200 answer, and the upgraded form of POST /runs
+// (sandboxd/upgrade.go) that the API and the operator ask for.
+describe.each([
+  ['the 200 answer', false],
+  ['the upgraded connection', true],
+])('runs over %s', (_form, upgradeRuns) => {
+  let client: SandboxdClient;
+  beforeAll(() => {
+    client = new SandboxdClient({ address: `unix:${socket}`, token: 'secret-token', upgradeRuns });
+  });
+  const run = (spec: RunSpecInput, stdin?: Buffer) => runWith(client, spec, stdin);
+
   it('starts with start, ends with exit, in that order', async () => {
     const { all, exit } = await run(sh('echo hi'));
     expect(all[0]!.event).toBe('start');
@@ -224,8 +241,98 @@ describe('runs', () => {
   });
 
   it('sends keepalive comments on an idle stream', async () => {
-    const raw = await rawRequest('POST', '/runs', `${JSON.stringify(sh('sleep 0.6'))}\n`);
+    const opened = await client.runRaw(sh('sleep 0.6'), Buffer.alloc(0));
+    expect(opened.status).toBe(200);
+    let raw = '';
+    for await (const chunk of opened.stream as AsyncIterable<Buffer>) raw += chunk.toString();
     expect(raw.match(/^: keepalive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
+    expect(raw).toMatch(/event: exit\ndata: \{[^\n]*"reason":"completed"[^\n]*\}\n\n$/);
+  });
+});
+
+describe('the upgraded form of POST /runs', () => {
+  const MAX_UPGRADED_BODY = 17 * 1024 * 1024;
+  const specLine = (spec: RunSpecInput) => Buffer.from(`${JSON.stringify(spec)}\n`);
+
+  /** POST /runs asking for `Upgrade: svc-run`: the 101 and every byte after it, or the plain answer. */
+  function upgradeRequest(
+    body: Buffer,
+  ): Promise<{ status: number; headers: IncomingHttpHeaders; text: string }> {
+    return new Promise((resolve, reject) => {
+      const req = request({
+        socketPath: socket,
+        method: 'POST',
+        path: '/runs',
+        headers: {
+          authorization: 'Bearer secret-token',
+          connection: 'Upgrade',
+          upgrade: 'svc-run',
+          'content-length': String(body.length),
+        },
+      });
+      req.on('upgrade', (res, conn, head) => {
+        let text = head.toString();
+        conn.on('data', (c: Buffer) => (text += c.toString()));
+        conn.on('end', () => resolve({ status: 101, headers: res.headers, text }));
+        conn.on('error', reject);
+      });
+      req.on('response', (res) => {
+        let text = '';
+        res.on('data', (c: Buffer) => (text += c.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  }
+
+  const eventsOf = (text: string) => new SseParser().push(text);
+
+  it('answers 101 and streams the run on the connection, which sandboxd closes after exit', async () => {
+    const r = await upgradeRequest(Buffer.concat([specLine(sh('cat')), Buffer.from('hello\n')]));
+    expect(r.status).toBe(101);
+    expect(r.headers).toMatchObject({
+      upgrade: 'svc-run',
+      'content-type': 'text/event-stream; charset=utf-8',
+    });
+    const events = eventsOf(r.text);
+    expect(events.map((e) => e.event)).toEqual(['start', 'log', 'exit']);
+    expect(JSON.parse(events[1]!.data)).toEqual({ stream: 'stdout', data: 'hello\n' });
+    expect(JSON.parse(events[2]!.data)).toMatchObject({ exitCode: 0, reason: 'completed' });
+  });
+
+  it('refuses with the plain answers: a bad spec 400, a run id in flight 409', async () => {
+    const bad = await upgradeRequest(Buffer.from('not json\n'));
+    expect(bad.status).toBe(400);
+    expect(JSON.parse(bad.text)).toEqual({
+      error: 'bad_request',
+      message: 'bad run spec: not JSON of the expected shape',
+    });
+
+    const spec = sh('sleep 30');
+    const first = await client.run(spec);
+    expect(first.status).toBe(200);
+    const again = await upgradeRequest(specLine(spec));
+    expect(again.status).toBe(409);
+    expect(JSON.parse(again.text)).toEqual({
+      error: 'conflict',
+      message: `run ${spec.runId} is already in flight`,
+    });
+    expect(await client.cancel(spec.runId)).toBe(true);
+    expect((await collect(first.events)).exit.reason).toBe('canceled');
+  });
+
+  it.each([
+    [MAX_UPGRADED_BODY, 101],
+    [MAX_UPGRADED_BODY + 1, 200],
+  ])('takes a body of %i bytes whole, answering %i', async (size, status) => {
+    const line = specLine(sh('sha256sum'));
+    const stdin = randomBytes(size - line.length);
+    const r = await upgradeRequest(Buffer.concat([line, stdin]));
+    expect(r.status).toBe(status);
+    const logs = eventsOf(r.text).filter((e) => e.event === 'log');
+    const stdout = logs.map((e) => (JSON.parse(e.data) as { data: string }).data).join('');
+    expect(stdout.split(' ')[0]).toBe(createHash('sha256').update(stdin).digest('hex'));
   });
 });
 
