@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { ApiKeyStore } from '../api/index.ts';
+import { API_NODE_OPTIONS } from '../cmd/node-options.ts';
 import { GROUP, SandboxNamespaces, VERSION } from '../core/index.ts';
 import { mergePatch } from '../kube/index.ts';
 import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
@@ -31,6 +32,7 @@ try {
   const api = spawn(
     process.execPath,
     [
+      ...API_NODE_OPTIONS,
       join(root, 'cmd/svc.ts'),
       'api',
       '--kubeconfig',
@@ -63,19 +65,17 @@ try {
     // No operator runs here: the bench writes the phase the operator would, so the reads
     // measured are the cached ones a Running sandbox gets (a sandbox in any other phase is
     // read afresh from the apiserver; see api/sandboxes/access.ts).
-    await env.kubeConfig
-      .makeApiClient(CustomObjectsApi)
-      .patchNamespacedCustomObjectStatus(
-        {
-          group: GROUP,
-          version: VERSION,
-          namespace,
-          plural: 'sandboxes',
-          name: 'bench',
-          body: { status: { phase: 'Running' } },
-        },
-        mergePatch,
-      );
+    await env.kubeConfig.makeApiClient(CustomObjectsApi).patchNamespacedCustomObjectStatus(
+      {
+        group: GROUP,
+        version: VERSION,
+        namespace,
+        plural: 'sandboxes',
+        name: 'bench',
+        body: { status: { phase: 'Running' } },
+      },
+      mergePatch,
+    );
     await waitFor(
       async () =>
         (

@@ -16,6 +16,7 @@ import {
   renderChart,
   withoutHelmLabels,
 } from '../../hack/helm/kustomize.ts';
+import { API_NODE_OPTIONS } from '../../cmd/node-options.ts';
 import { webhookCertificates, webhookConfigurations } from '../../webhook/index.ts';
 import { installCrds, kubeAssets, readCrds } from '../controlplane/index.ts';
 import { adminKubeConfig } from '../support/index.ts';
@@ -161,6 +162,18 @@ describe('Helm chart config/helm/svc', () => {
       webhooks: { failurePolicy: string }[];
     }[];
     expect(hooks.map((h) => h.webhooks[0]!.failurePolicy)).toEqual(['Ignore', 'Ignore']);
+  });
+
+  it('runs the API with the Node options `make dev` and the benches give it', () => {
+    const objects = parseManifests(renderChart(helm, {})) as unknown as {
+      kind: string;
+      metadata: { name: string };
+      spec?: { template?: { spec: { containers: { env?: { name: string; value: string }[] }[] } } };
+    }[];
+    const api = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'svc-api')!;
+    expect(api.spec!.template!.spec.containers[0]!.env).toEqual([
+      { name: 'NODE_OPTIONS', value: API_NODE_OPTIONS.join(' ') },
+    ]);
   });
 
   it('without the webhook: no webhook, certificate or webhook RBAC objects', () => {
