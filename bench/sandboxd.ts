@@ -20,7 +20,7 @@ import { directRun, fmt, percentile, round, type Measured } from './support.ts';
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const WARMUP = 20;
 const STREAM_BYTES = 256 * 1024 * 1024;
-const STREAM_REPEATS = 3;
+const STREAM_REPEATS = 5;
 const MiB = 1024 * 1024;
 // 80-byte lines of printable text, as a chatty build log: `head` cuts them at exactly
 // STREAM_BYTES. (Not /dev/zero: a NUL is six bytes in JSON, `\u0000`, which would measure
