@@ -16,8 +16,17 @@ type reaper struct {
 	waiting map[int]chan syscall.WaitStatus
 }
 
+// prSetChildSubreaper is PR_SET_CHILD_SUBREAPER, which package syscall does not name.
+const prSetChildSubreaper = 36
+
 func newReaper() *reaper {
 	r := &reaper{waiting: map[int]chan syscall.WaitStatus{}}
+	// Not PID 1 (a test, a host process): orphans of a run would go to the machine's init,
+	// which reaps them when it will; until then a killed group still answers kill(-pgid, 0).
+	// As a subreaper sandboxd reaps them itself, as it does as PID 1. Best effort.
+	if os.Getpid() != 1 {
+		_, _, _ = syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0)
+	}
 	sig := make(chan os.Signal, 16)
 	signal.Notify(sig, syscall.SIGCHLD)
 	go func() {
