@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { ApiKeyStore } from '../api/index.ts';
-import { API_NODE_OPTIONS } from '../cmd/node-options.ts';
+import { nodeOptionsOf } from '../cmd/node-options.ts';
 import { SandboxNamespaces, SseParser } from '../core/index.ts';
 import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
 import { startManaged, type Managed } from '../test/controlplane/processes.ts';
@@ -67,7 +67,7 @@ async function main(): Promise<void> {
           name,
           process.execPath,
           [
-            ...(name === 'api' ? API_NODE_OPTIONS : []),
+            ...nodeOptionsOf(name),
             join(root, 'cmd/svc.ts'),
             name,
             '--kubeconfig',

@@ -9,7 +9,7 @@ import { CoreV1Api, CustomObjectsApi, Watch, type KubeConfig } from '@kubernetes
 import { ApiKeyStore } from '../api/index.ts';
 import { GROUP, SandboxNamespaces, VERSION } from '../core/index.ts';
 import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
-import { API_NODE_OPTIONS } from '../cmd/node-options.ts';
+import { nodeOptionsOf } from '../cmd/node-options.ts';
 import { startManaged, type Managed } from '../test/controlplane/processes.ts';
 
 export const SERVICE_NAMESPACE = 'svc-system';
@@ -54,7 +54,7 @@ export async function startStack(namespace: string): Promise<Stack> {
   };
   const svc = (name: string, args: string[]) =>
     start(name, process.execPath, [
-      ...(name === 'api' ? API_NODE_OPTIONS : []),
+      ...nodeOptionsOf(name),
       join(root, 'cmd/svc.ts'),
       name,
       ...['--kubeconfig', env.kubeconfigPath, '--log-level', 'warn'],

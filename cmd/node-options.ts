@@ -11,3 +11,6 @@
 // (bench/README.md, bench-invoke): the invoke stream 0.51–0.55 → 0.70–0.76 of a plain pipe,
 // the API's peak resident memory 338 → 201 MB, `GET /sandboxes/{id}` unchanged.
 export const API_NODE_OPTIONS: readonly string[] = ['--max-semi-space-size=1'];
+
+/** The Node options (before the script) of the `svc` component `name`. */
+export const nodeOptionsOf = (name: string): readonly string[] => (name === 'api' ? API_NODE_OPTIONS : []);

@@ -21,7 +21,7 @@ import {
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { ApiKeyStore } from '../api/index.ts';
-import { API_NODE_OPTIONS } from '../cmd/node-options.ts';
+import { nodeOptionsOf } from '../cmd/node-options.ts';
 import { unmountUnder } from '../devnode/index.ts';
 import { ignoring } from '../kube/index.ts';
 import { helmBinary, parseManifests, renderChart } from './helm/kustomize.ts';
@@ -134,14 +134,7 @@ async function main(): Promise<number> {
       const s = supervise({
         name,
         binary: node,
-        args: [
-          ...(name === 'api' ? API_NODE_OPTIONS : []),
-          svc,
-          name,
-          '--kubeconfig',
-          await kubeconfig,
-          ...args,
-        ],
+        args: [...nodeOptionsOf(name), svc, name, '--kubeconfig', await kubeconfig, ...args],
         logPath: join(dir, 'logs', `${name}.log`),
         say: step,
       });
