@@ -96,10 +96,11 @@ export interface Pass {
   /** The warm-pool member this pass claimed, for the steps after it (see `Adopted`). */
   adopted?: Adopted;
   /**
-   * Writes a step started that the status need not wait for (a claimed member's bookkeeping):
-   * the pass awaits them beside its status write, so a failed one still fails the pass.
+   * Work a step leaves for after the status write (a claimed member's bookkeeping, its pool's
+   * refill): nothing the status waits on, kept off the machine until the status is written.
+   * Run even when the pass fails before it; a failed one fails the pass.
    */
-  alongside: Promise<unknown>[];
+  after: (() => Promise<unknown>)[];
 }
 
 /**

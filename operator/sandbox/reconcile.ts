@@ -148,6 +148,16 @@ export class SandboxReconciler {
     if (cached.metadata.deletionTimestamp) return finalize(passOf(this.#d, cached, log));
     const sandbox = await addFinalizer(passOf(this.#d, cached, log));
     const pass = passOf(this.#d, sandbox, log);
+    try {
+      return await this.#run(pass);
+    } finally {
+      await Promise.all(pass.after.map((work) => work()));
+    }
+  };
+
+  /** The steps of one pass, then the status they add up to; the requeue they ask for. */
+  async #run(pass: Pass): Promise<number | undefined> {
+    const { sandbox } = pass;
     const conditions: StepCondition[] = [];
     const requeues: number[] = [];
     let stage: Stage = { kind: 'Running' };
@@ -165,13 +175,13 @@ export class SandboxReconciler {
       }
     }
     const verdict = sandboxVerdict(stage, sandbox.status?.phase);
-    await Promise.all([writeStatus(pass, verdict, conditions, WITH_POD.has(stage.kind)), ...pass.alongside]);
+    await writeStatus(pass, verdict, conditions, WITH_POD.has(stage.kind));
     return requeues.length > 0 ? Math.min(...requeues) : undefined;
-  };
+  }
 }
 
 function passOf(d: SandboxDeps, sandbox: Sandbox, log: Logger): Pass {
   const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
   const key = `${namespace}/${name}`;
-  return { sandbox, namespace, name, key, log, d, alongside: [] };
+  return { sandbox, namespace, name, key, log, d, after: [] };
 }

@@ -73,6 +73,18 @@ export class WarmClaimer {
    * decides again (a second decision could give one sandbox two Pods).
    */
   readonly #given = new Map<string, string>();
+  /**
+   * Claims taken but not yet settled, by pool key: sandbox uid → when taken. Their pool holds
+   * its refill until they are (`claimHoldMs`), so a new member's Secret, claim and Pod are not
+   * written beside the claim's own status write, which the sandbox's owner waits on.
+   */
+  readonly #inFlight = new Map<string, Map<string, number>>();
+  /**
+   * Claims whose hand-over or bookkeeping failed, by sandbox uid: the member's Pod as taken.
+   * The next pass finishes them from here (its cache may not show the take yet, and must
+   * not decide again).
+   */
+  readonly #unfinished = new Map<string, V1Pod>();
 
   constructor(deps: WarmClaimerDeps) {
     this.#d = deps;
@@ -85,14 +97,23 @@ export class WarmClaimer {
    * The sandbox as the rest of the reconcile should see it: with the member it claimed (now
    * or earlier) in its annotations, or unchanged when it starts (or started) cold. A new
    * claim returns once the member is the sandbox's and its sandboxd has the sandbox's token,
-   * which is all `Running` needs; the rest of its bookkeeping is `alongside`.
+   * which is all `Running` needs; the rest of its bookkeeping and the pool's refill are
+   * `after`, for once the pass has written its status.
    */
   async claim(
     log: Logger,
     sandbox: Sandbox,
     template: SandboxTemplateSpec,
-  ): Promise<{ sandbox: Sandbox; alongside?: Promise<unknown>; adopted?: Adopted }> {
+  ): Promise<{ sandbox: Sandbox; after?: () => Promise<unknown>; adopted?: Adopted }> {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
+    const unfinished = this.#unfinished.get(uid);
+    if (unfinished) {
+      await Promise.all([this.#handOver(log, sandbox, unfinished), this.#bookkeeping(sandbox, unfinished)]);
+      this.#unfinished.delete(uid);
+      const member = unfinished.metadata!.name!;
+      const claim = this.#d.memberClaims.get(workspaceClaimName(member), namespace);
+      return { sandbox: withMember(sandbox, member), adopted: { pod: unfinished, claim } };
+    }
     if (sandbox.metadata.annotations?.[WarmPool.memberAnnotation]) {
       this.#given.delete(uid);
       return { sandbox };
@@ -105,14 +126,13 @@ export class WarmClaimer {
     // A claim this replica made is in `#given` until the cache shows its annotation. One made
     // by a replica that failed over before annotating shows in the caches (listed afresh by
     // this leader) as a Pod under the sandbox's label: finish it, whether or not its status
-    // was written (the status and the annotation are written together, either may land
-    // first). A Pod or claim of its own means it started cold.
+    // was written (the annotation is written after the status). A Pod or claim of its own
+    // means it started cold.
     const mine = (o: V1Pod | V1PersistentVolumeClaim) => o.metadata?.labels?.[Labels.sandbox] === name;
     const ownPods = this.#d.owned.pods.list(namespace).filter(mine);
     const adopted = ownPods.find((p) => p.metadata?.annotations?.[WarmPool.claimedAtAnnotation]);
     if (adopted) {
-      const { handedOver, alongside } = this.#complete(log, sandbox, adopted);
-      await Promise.all([handedOver, alongside]);
+      await Promise.all([this.#handOver(log, sandbox, adopted), this.#bookkeeping(sandbox, adopted)]);
       return { sandbox: withMember(sandbox, adopted.metadata!.name!) };
     }
     if (!this.mayTake(sandbox)) return { sandbox };
@@ -130,22 +150,68 @@ export class WarmClaimer {
       ).map((pod) => ({ pool, pod })),
     );
     for (const { pool, pod } of candidates) {
-      const taken = await this.#take(sandbox, pod, pool.metadata.name!);
-      if (taken) {
-        const member = pod.metadata!.name!;
-        this.#d.metrics.claim(namespace, pool.metadata.name!, 'hit');
-        this.#given.set(uid, member);
-        this.#d.claimed(`${namespace}/${pool.metadata.name!}`);
-        const { handedOver, alongside } = this.#complete(log, sandbox, pod, pool);
-        await handedOver;
-        log.info({ member, pool: pool.metadata.name }, 'claimed a warm-pool member');
-        const claim = this.#d.memberClaims.get(workspaceClaimName(member), namespace);
-        return { sandbox: withMember(sandbox, member), alongside, adopted: { pod: taken, claim } };
+      // Held from before the take: the take's own watch event reaches the pool first.
+      const release = this.#hold(`${namespace}/${pool.metadata.name!}`, uid);
+      const taken = await this.#take(sandbox, pod, pool.metadata.name!).catch((err: unknown) => {
+        release();
+        throw err;
+      });
+      if (!taken) {
+        release();
+        continue;
       }
+      const member = pod.metadata!.name!;
+      this.#d.metrics.claim(namespace, pool.metadata.name!, 'hit');
+      this.#given.set(uid, member);
+      const after = async () => {
+        try {
+          await this.#bookkeeping(sandbox, taken);
+        } catch (err) {
+          this.#unfinished.set(uid, taken);
+          throw err;
+        } finally {
+          release();
+        }
+      };
+      try {
+        await this.#handOver(log, sandbox, taken, pool);
+      } catch (err) {
+        this.#unfinished.set(uid, taken);
+        await after().catch(() => undefined);
+        throw err;
+      }
+      log.info({ member, pool: pool.metadata.name }, 'claimed a warm-pool member');
+      const claim = this.#d.memberClaims.get(workspaceClaimName(member), namespace);
+      return { sandbox: withMember(sandbox, member), after, adopted: { pod: taken, claim } };
     }
     this.#d.metrics.claim(namespace, pools[0]!.metadata.name!, 'miss');
     this.#given.set(uid, '');
     return { sandbox };
+  }
+
+  /**
+   * How long the pool's refill should still wait for claims under way on it (taken, their
+   * status not yet written; each enqueues the pool when it is), 0 when none. A claim holds
+   * its pool `CLAIM_HOLD_MS` at most: a pass stuck on a sandboxd that does not answer must
+   * not keep its pool short.
+   */
+  claimHoldMs(poolKey: string): number {
+    const taken = [...(this.#inFlight.get(poolKey)?.values() ?? [])];
+    return Math.max(0, ...taken.map((at) => at + CLAIM_HOLD_MS - Date.now()));
+  }
+
+  /**
+   * Holds the pool's refill for a claim of `uid`'s; the returned release ends the hold and
+   * enqueues the pool (which may have skipped a pass meanwhile).
+   */
+  #hold(poolKey: string, uid: string): () => void {
+    const held = this.#inFlight.get(poolKey) ?? new Map<string, number>();
+    this.#inFlight.set(poolKey, held.set(uid, Date.now()));
+    return () => {
+      held.delete(uid);
+      if (held.size === 0 && this.#inFlight.get(poolKey) === held) this.#inFlight.delete(poolKey);
+      this.#d.claimed(poolKey);
+    };
   }
 
   /**
@@ -191,28 +257,27 @@ export class WarmClaimer {
     }
   }
 
+  /** The member's sandboxd takes the sandbox's token (idempotent: see `handOver`). */
+  async #handOver(log: Logger, sandbox: Sandbox, pod: V1Pod, pool?: SandboxWarmPool): Promise<void> {
+    const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
+    await handOver(this.#d, log, sandbox, pod, await this.#d.locator.token(namespace, name, uid), pool);
+  }
+
   /**
-   * The rest of a claim, each step idempotent (a pass after a crash repeats it). `handedOver`:
-   * the member's sandboxd has the sandbox's token. `alongside`, started at the same time: the
+   * The rest of a claim, each write idempotent (a pass after a crash repeats it): the
    * member's name on the Sandbox, its claim and token Secret moved over.
    */
-  #complete(
-    log: Logger,
-    sandbox: Sandbox,
-    pod: V1Pod,
-    pool?: SandboxWarmPool,
-  ): { handedOver: Promise<void>; alongside: Promise<unknown> } {
+  async #bookkeeping(sandbox: Sandbox, pod: V1Pod): Promise<void> {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
     const member = pod.metadata!.name!;
-    const token = this.#d.locator.token(namespace, name, uid);
     const moved = {
       metadata: {
         labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: name },
         ownerReferences: [ownerOf(sandbox)],
       },
     };
-    const handedOver = token.then((t) => handOver(this.#d, log, sandbox, pod, t, pool));
-    const alongside = Promise.all([
+    const token = await this.#d.locator.token(namespace, name, uid);
+    await Promise.all([
       this.#custom.patchNamespacedCustomObject(
         {
           group: GROUP,
@@ -229,19 +294,17 @@ export class WarmClaimer {
         mergePatch,
       ),
       // A restart of the container (or a kubelet resync) reads the new token from here.
-      token.then((t) =>
-        this.#core.patchNamespacedSecret(
-          {
-            name: sandboxdSecretName(member),
-            namespace,
-            body: { ...moved, stringData: { [SandboxPod.tokenKey]: t } },
-          },
-          mergePatch,
-        ),
+      this.#core.patchNamespacedSecret(
+        {
+          name: sandboxdSecretName(member),
+          namespace,
+          body: { ...moved, stringData: { [SandboxPod.tokenKey]: token } },
+        },
+        mergePatch,
       ),
     ]);
-    // Awaited by the pass; a failure before then must not surface as an unhandled rejection.
-    alongside.catch(() => undefined);
-    return { handedOver, alongside };
   }
 }
+
+/** How long a taken claim holds its pool's refill at most (see `WarmClaimer.claiming`). */
+const CLAIM_HOLD_MS = 5_000;

@@ -107,6 +107,7 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
     templates: o.caches,
     key: o.key,
     metrics,
+    claimHoldMs: (key) => claimer.claimHoldMs(key),
   });
   // A template's change reconciles the pools made from it: their members become stale.
   const poolsOf = (kind: string) => (t: KubernetesObject) =>

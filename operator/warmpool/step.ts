@@ -7,9 +7,9 @@ import { templateOf, type Pass, type StepResult } from '../sandbox/context.ts';
  */
 export async function claimWarmMember(pass: Pass): Promise<StepResult> {
   if (!pass.d.warm) return {};
-  const { sandbox, alongside, adopted } = await pass.d.warm.claim(pass.log, pass.sandbox, templateOf(pass));
+  const { sandbox, after, adopted } = await pass.d.warm.claim(pass.log, pass.sandbox, templateOf(pass));
   pass.sandbox = sandbox;
   pass.adopted = adopted;
-  if (alongside) pass.alongside.push(alongside);
+  if (after) pass.after.push(after);
   return {};
 }

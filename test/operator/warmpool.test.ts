@@ -213,13 +213,16 @@ describe('a warm pool', () => {
     const names = before.map((p) => p.metadata!.name!);
     const pool = await getPool('main');
     const hits = await claimsMetric('main', 'hit');
-    // Every phase the sandbox's status takes, from before it exists.
+    // Every phase the sandbox's status takes, from before it exists, and the etcd revision
+    // (global across kinds) of the write that made it Running.
     const phases: string[] = [];
+    let runningRevision = 0;
     const watch = await new Watch(ns.kc).watch(
       `/apis/${GROUP}/${VERSION}/namespaces/${ns.name}/sandboxes`,
       { fieldSelector: 'metadata.name=hit' },
       (_type: string, obj: Sandbox) => {
         const phase = obj.status?.phase;
+        if (phase === 'Running' && !runningRevision) runningRevision = Number(obj.metadata.resourceVersion);
         if (phase && phases.at(-1) !== phase) phases.push(phase);
       },
       () => undefined,
@@ -241,8 +244,12 @@ describe('a warm pool', () => {
     expect(phases).toEqual(['Running']);
     expect(names).toContain(sandbox.status?.podName);
     const member = sandbox.status!.podName!;
-    expect(sandbox.metadata.annotations?.[WarmPool.memberAnnotation]).toBe(member);
     expect(await claimsMetric('main', 'hit')).toBe(hits + 1);
+    // The member's name on the Sandbox is bookkeeping written after the status.
+    await waitFor(
+      async () => (await getSandbox('hit')).metadata.annotations?.[WarmPool.memberAnnotation] === member,
+      { timeoutMs: 10_000, describe: () => `the member ${member} annotated on the sandbox` },
+    );
 
     // Exactly one Pod, one claim and one token Secret, the member's, now the sandbox's.
     const owned = await settledOwnedBy('hit');
@@ -263,9 +270,15 @@ describe('a warm pool', () => {
     expect(await shIn(viaApi, 'echo adopted > /workspace/mark && cat /workspace/mark')).toBe('adopted\n');
     expect(await shIn(client, 'cat /workspace/mark')).toBe('adopted\n');
 
-    // The pool is full again, with a new member in the claimed one's place.
+    // The pool is full again, with a new member in the claimed one's place, whose objects
+    // (its token Secret first) were written only after the claim's Running: the refill does
+    // not compete with the status write the sandbox's owner waits on.
     const after = await full('main', 2);
     expect(after.map((p) => p.metadata?.name)).not.toContain(member);
+    const added = after.map((p) => p.metadata!.name!).filter((n) => !names.includes(n));
+    expect(added).toHaveLength(1);
+    const secret = await ns.core.readNamespacedSecret({ name: `${added[0]}-sandboxd`, namespace: ns.name });
+    expect(Number(secret.metadata?.resourceVersion)).toBeGreaterThan(runningRevision);
   }, 180_000);
 
   test('a miss: a sandbox no member fits starts cold, as without a pool', async () => {
