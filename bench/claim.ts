@@ -3,10 +3,10 @@
 // Each create is timed from POST /api/v1/sandboxes to the first Running a watch sees, and
 // starts on a settled stack: the pool full, the previous pair deleted and gone.
 import { CoreV1Api } from '@kubernetes/client-node';
-import { GROUP, VERSION, type SandboxWarmPool } from '../core/index.ts';
+import { GROUP, VERSION } from '../core/index.ts';
 import { waitFor } from '../test/controlplane/index.ts';
 import { startStack } from './stack.ts';
-import { createBenchTemplate, median, percentile, round } from './support.ts';
+import { createBenchTemplate, median, percentile, poolFull, round } from './support.ts';
 
 const N = Number(process.env.BENCH_RUNS ?? 20);
 const POOL = 3;
@@ -32,12 +32,11 @@ async function main(): Promise<void> {
       },
     });
     const full = () =>
-      waitFor(
-        async () =>
-          ((await stack.custom.getNamespacedCustomObject({ ...pools, name: 'bench' })) as SandboxWarmPool)
-            .status?.readyReplicas === POOL,
-        { timeoutMs: 120_000, intervalMs: 20, describe: () => 'the pool never refilled' },
-      );
+      waitFor(() => poolFull(stack.kc, NAMESPACE, 'bench', POOL), {
+        timeoutMs: 120_000,
+        intervalMs: 20,
+        describe: () => 'the pool never refilled',
+      });
     // Deleting a sandbox is work too (its finalizer, Pod and claim going, devnode stopping its
     // processes): the next create does not share the machine with the previous pair's.
     const settled = () =>

@@ -13,11 +13,11 @@ import {
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
-import { GROUP, VERSION, type Sandbox, type SandboxWarmPool } from '../core/index.ts';
+import { GROUP, VERSION, type Sandbox } from '../core/index.ts';
 import { sandboxPod } from '../operator/manifests/index.ts';
 import { freePort, waitFor } from '../test/controlplane/index.ts';
 import { startStack } from './stack.ts';
-import { benchOperatorSettings, createBenchTemplate, median, round } from './support.ts';
+import { benchOperatorSettings, createBenchTemplate, median, poolFull, round } from './support.ts';
 
 const N = Number(process.env.BENCH_RUNS ?? 20);
 const POOL = 3;
@@ -26,7 +26,11 @@ const root = join(import.meta.dirname, '..');
 const PEER = { core: 'agents.x-k8s.io', ext: 'extensions.agents.x-k8s.io', version: 'v1beta1' };
 
 type Conditioned = {
-  metadata?: { name?: string };
+  metadata?: {
+    name?: string;
+    deletionTimestamp?: unknown;
+    ownerReferences?: { kind: string; name: string }[];
+  };
   status?: { conditions?: { type: string; status: string }[]; readyReplicas?: number };
 };
 const ready = (o: Conditioned) =>
@@ -161,24 +165,33 @@ async function main(): Promise<void> {
         intervalMs: 2,
         describe: () => `${key} Ready`,
       }).then(() => seen.get(key)!);
-    const poolsFull = () =>
-      waitFor(
-        async () => {
-          const ours = (await custom.getNamespacedCustomObject({
-            group: GROUP,
-            version: VERSION,
-            namespace: NAMESPACE,
-            plural: 'sandboxwarmpools',
-            name: 'bench',
-          })) as SandboxWarmPool;
-          const theirs = (await custom.getNamespacedCustomObject({
-            ...peerRef(PEER.ext, 'sandboxwarmpools'),
-            name: 'bench',
-          })) as Conditioned;
-          return ours.status?.readyReplicas === POOL && theirs.status?.readyReplicas === POOL;
-        },
-        { timeoutMs: 180_000, intervalMs: 20, describe: () => 'the pools never refilled' },
+    // Full and still on both sides: the members themselves counted (a pool's status may
+    // still show one a claim just took), every one Ready, none going.
+    const peerPoolFull = async () => {
+      const [pool, list] = await Promise.all([
+        custom.getNamespacedCustomObject({
+          ...peerRef(PEER.ext, 'sandboxwarmpools'),
+          name: 'bench',
+        }) as Promise<Conditioned>,
+        custom.listNamespacedCustomObject(peerRef(PEER.core, 'sandboxes')) as Promise<{
+          items: Conditioned[];
+        }>,
+      ]);
+      const members = list.items.filter((s) =>
+        s.metadata?.ownerReferences?.some((o) => o.kind === 'SandboxWarmPool' && o.name === 'bench'),
       );
+      return (
+        pool.status?.readyReplicas === POOL &&
+        members.length === POOL &&
+        members.every((s) => !s.metadata?.deletionTimestamp && ready(s))
+      );
+    };
+    const poolsFull = () =>
+      waitFor(async () => (await poolFull(kc, NAMESPACE, 'bench', POOL)) && (await peerPoolFull()), {
+        timeoutMs: 180_000,
+        intervalMs: 20,
+        describe: () => 'the pools never refilled',
+      });
 
     const svc = async (name: string, template: string) => {
       const t0 = performance.now();

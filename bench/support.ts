@@ -2,8 +2,15 @@
 // ClusterSandboxTemplate and operator settings they run on.
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { GROUP, VERSION, type SandboxTemplateSpec } from '../core/index.ts';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import {
+  GROUP,
+  VERSION,
+  WarmPool,
+  podReady,
+  type SandboxTemplateSpec,
+  type SandboxWarmPool,
+} from '../core/index.ts';
 import type { OperatorSettings } from '../operator/index.ts';
 
 /** The operator's settings in the benches (and the sandbox Pod the peer's template copies). */
@@ -73,4 +80,36 @@ export async function createBenchTemplate(
       spec: { image: 'debian:bookworm', ...spec },
     },
   });
+}
+
+/**
+ * Whether our pool is full and still: exactly `size` members, none going, every one Ready,
+ * and its status saying so. The status alone may still show a member a claim just took
+ * (the pool writes it after the refill started), and a create timed then would share the
+ * machine with the refill.
+ */
+export async function poolFull(
+  kc: KubeConfig,
+  namespace: string,
+  name: string,
+  size: number,
+): Promise<boolean> {
+  const [pool, pods] = await Promise.all([
+    kc.makeApiClient(CustomObjectsApi).getNamespacedCustomObject({
+      group: GROUP,
+      version: VERSION,
+      namespace,
+      plural: 'sandboxwarmpools',
+      name,
+    }) as Promise<SandboxWarmPool>,
+    kc.makeApiClient(CoreV1Api).listNamespacedPod({
+      namespace,
+      labelSelector: `${WarmPool.poolLabel}=${name}`,
+    }),
+  ]);
+  return (
+    pool.status?.readyReplicas === size &&
+    pods.items.length === size &&
+    pods.items.every((p) => !p.metadata?.deletionTimestamp && podReady(p))
+  );
 }
