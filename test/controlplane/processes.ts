@@ -26,10 +26,9 @@ export function startManaged(name: string, binary: string, args: string[], logPa
   // A runner that exits without teardown still takes its children down with it.
   const killOnExit = () => child.kill('SIGKILL');
   process.once('exit', killOnExit);
-  child.on('exit', () => {
-    process.off('exit', killOnExit);
-    log.end();
-  });
+  child.on('exit', () => process.off('exit', killOnExit));
+  // Not on 'exit': the pipes may still hold output then, and a write after end throws.
+  child.on('close', () => log.end());
   return {
     name,
     child,
