@@ -3,13 +3,17 @@ import type { Logger } from 'pino';
 import { Annotations, SandboxPod } from '../../core/index.ts';
 import type { SandboxdLocator } from '../../kube/index.ts';
 
-/** The waits between a probe's tries: short first (sandboxd listens in milliseconds). */
-const BACKOFF_MS = [5, 10, 20, 40, 80, 160, 320];
+/**
+ * The waits between a probe's tries: every 5 ms for the first 200 ms, when sandboxd comes up
+ * (a try it is not listening for fails at once, and a 10–40 ms gap there cost a cold start
+ * most of a gap after sandboxd listened), then backing off to half a second in all.
+ */
+const BACKOFF_MS = [...Array<number>(40).fill(5), 20, 40, 80, 160];
 
 /**
  * Learns that a sandbox's sandboxd is up as soon as it is, not a kubelet probe period later:
  * once its container runs, sandboxd's /healthz is asked directly (the address the API
- * uses), a few times over about half a second, beside the reconciles rather than inside
+ * uses), often at first, over about half a second, beside the reconciles rather than inside
  * one, and `wake` reconciles the sandbox when it answers. One probe per container start;
  * when it gives up, the Pod's own Ready condition still comes.
  */
@@ -26,14 +30,21 @@ export class SandboxdReadiness {
     this.#log = o.logger;
   }
 
-  /** Whether sandboxd of this container start answered; starts a probe the first time asked. */
+  /**
+   * Whether sandboxd of this container start answered; starts a probe the first time asked.
+   * A first start is asked about from when the Pod's init containers are done (phase
+   * `Running`, the container still `waiting`): its own start is reported a status write
+   * later, by when sandboxd often listens already. A restart, once it runs (a container
+   * waiting after it ran is down, whatever its sandboxd answered before).
+   */
   answered(key: string, pod: V1Pod): boolean {
     const status = pod.status?.containerStatuses?.find((c) => c.name === SandboxPod.container);
-    const started = status?.state?.running?.startedAt;
     const address = pod.metadata?.annotations?.[Annotations.sandboxdAddress] ?? pod.status?.podIP;
-    // No address yet: the Pod's update that brings one asks again.
-    if (!started || !address) return false;
-    const start = `${pod.metadata?.uid}/${status.restartCount}/${new Date(started).toISOString()}/${address}`;
+    const restarts = status?.restartCount ?? 0;
+    const firstStart = !!status?.state?.waiting && !status.lastState?.terminated && restarts === 0;
+    // Not started yet, or no address: the Pod's update that brings them asks again.
+    if (pod.status?.phase !== 'Running' || !(status?.state?.running || firstStart) || !address) return false;
+    const start = `${pod.metadata?.uid}/${restarts}/${address}`;
     const seen = this.#seen.get(key);
     if (seen?.start === start) return seen.up;
     const entry = { start, up: false };
