@@ -108,6 +108,17 @@ async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000) {
   }
 }
 
+/** The processes of group `pgid`, as /proc shows them: pid, state, parent, command. */
+async function groupMembers(pgid: number): Promise<string> {
+  const found: string[] = [];
+  for (const pid of (await readdir('/proc')).filter((e) => /^\d+$/.test(e))) {
+    const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+    const m = /^\d+ \((.*)\) (\S) (\d+) (\d+)/.exec(stat);
+    if (m && Number(m[4]) === pgid) found.push(`${pid} ${m[2]} ppid=${m[3]} (${m[1]})`);
+  }
+  return found.join('; ') || 'none';
+}
+
 const alive = (pgid: number) => {
   try {
     process.kill(-pgid, 0);
@@ -207,16 +218,24 @@ describe.each([
   });
 
   it('escalates to SIGKILL when SIGTERM is ignored, leaving no process of the group', async () => {
-    const pidFile = join(dir, 'pgid');
-    const spec = sh(`trap "" TERM; echo $$ > ${pidFile}; (trap "" TERM; sleep 30) & sleep 30; wait`);
+    // A file of this run's own ($F): the test runs once per form of POST /runs, and the other
+    // run's file would be there already, or truncated mid-read by this run's shell.
+    const spec = sh(`trap "" TERM; echo $$ > $F; (trap "" TERM; sleep 30) & sleep 30; wait`);
+    const pidFile = spec.env!.F!;
     const res = await client.run(spec);
     const done = collect(res.events);
-    await waitFor(() => existsSync(pidFile));
-    const pgid = Number((await readFile(pidFile, 'utf8')).trim());
+    // The whole line, not the file: the shell creates it before it writes, and a pgid read
+    // as 0 would make `kill(-0, 0)` ask about this test's own group, alive forever.
+    const line = () => readFile(pidFile, 'utf8').catch(() => '');
+    await waitFor(async () => /^\d+\n$/.test(await line()));
+    const pgid = Number((await line()).trim());
+    expect(pgid).toBeGreaterThan(1);
     expect(await client.cancel(spec.runId)).toBe(true);
     const { exit } = await done;
     expect(exit).toMatchObject({ exitCode: -1, reason: 'canceled' });
-    await waitFor(() => !alive(pgid), 5000);
+    await waitFor(() => !alive(pgid), 5000).catch(async (err: unknown) => {
+      throw new Error(`${(err as Error).message}: left of group ${pgid}: ${await groupMembers(pgid)}`);
+    });
   });
 
   it('a dropped client connection cancels the run with SIGTERM', async () => {
