@@ -7,13 +7,9 @@ import {
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import {
-  GROUP,
   Labels,
-  SandboxPod,
-  VERSION,
   WarmPool,
   isExpired,
-  sandboxdSecretName,
   workspaceClaimName,
   type Sandbox,
   type SandboxTemplateSpec,
@@ -22,7 +18,9 @@ import {
 import { isStatus, mergePatch, type Informer, type SandboxdLocator } from '../../kube/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { isReadyMember, matches, ownerOf, rfc3339, shuffle, withMember } from './fit.ts';
+import { moveToSandbox } from './bookkeeping.ts';
 import { handOver } from './handover.ts';
+import type { RefillHolds } from './hold.ts';
 import { fitOf, type PoolCache } from './member.ts';
 import type { WarmPoolMetrics } from './metrics.ts';
 
@@ -50,8 +48,8 @@ export interface WarmClaimerDeps {
   locator: SandboxdLocator;
   key: () => Promise<Buffer>;
   metrics: WarmPoolMetrics;
-  /** A pool lost a member: refill it now. */
-  claimed: (poolKey: string) => void;
+  /** Claims under way hold their pool's refill until their status is written. */
+  holds: RefillHolds;
   now?: () => Date;
 }
 
@@ -73,12 +71,6 @@ export class WarmClaimer {
    * decides again (a second decision could give one sandbox two Pods).
    */
   readonly #given = new Map<string, string>();
-  /**
-   * Claims taken but not yet settled, by pool key: sandbox uid → when taken. Their pool holds
-   * its refill until they are (`claimHoldMs`), so a new member's Secret, claim and Pod are not
-   * written beside the claim's own status write, which the sandbox's owner waits on.
-   */
-  readonly #inFlight = new Map<string, Map<string, number>>();
   /**
    * Claims whose hand-over or bookkeeping failed, by sandbox uid: the member's Pod as taken.
    * The next pass finishes them from here (its cache may not show the take yet, and must
@@ -151,7 +143,7 @@ export class WarmClaimer {
     );
     for (const { pool, pod } of candidates) {
       // Held from before the take: the take's own watch event reaches the pool first.
-      const release = this.#hold(`${namespace}/${pool.metadata.name!}`, uid);
+      const release = this.#d.holds.hold(`${namespace}/${pool.metadata.name!}`, uid);
       const taken = await this.#take(sandbox, pod, pool.metadata.name!).catch((err: unknown) => {
         release();
         throw err;
@@ -187,31 +179,6 @@ export class WarmClaimer {
     this.#d.metrics.claim(namespace, pools[0]!.metadata.name!, 'miss');
     this.#given.set(uid, '');
     return { sandbox };
-  }
-
-  /**
-   * How long the pool's refill should still wait for claims under way on it (taken, their
-   * status not yet written; each enqueues the pool when it is), 0 when none. A claim holds
-   * its pool `CLAIM_HOLD_MS` at most: a pass stuck on a sandboxd that does not answer must
-   * not keep its pool short.
-   */
-  claimHoldMs(poolKey: string): number {
-    const taken = [...(this.#inFlight.get(poolKey)?.values() ?? [])];
-    return Math.max(0, ...taken.map((at) => at + CLAIM_HOLD_MS - Date.now()));
-  }
-
-  /**
-   * Holds the pool's refill for a claim of `uid`'s; the returned release ends the hold and
-   * enqueues the pool (which may have skipped a pass meanwhile).
-   */
-  #hold(poolKey: string, uid: string): () => void {
-    const held = this.#inFlight.get(poolKey) ?? new Map<string, number>();
-    this.#inFlight.set(poolKey, held.set(uid, Date.now()));
-    return () => {
-      held.delete(uid);
-      if (held.size === 0 && this.#inFlight.get(poolKey) === held) this.#inFlight.delete(poolKey);
-      this.#d.claimed(poolKey);
-    };
   }
 
   /**
@@ -263,48 +230,10 @@ export class WarmClaimer {
     await handOver(this.#d, log, sandbox, pod, await this.#d.locator.token(namespace, name, uid), pool);
   }
 
-  /**
-   * The rest of a claim, each write idempotent (a pass after a crash repeats it): the
-   * member's name on the Sandbox, its claim and token Secret moved over.
-   */
+  /** The rest of the claim (see `moveToSandbox`). */
   async #bookkeeping(sandbox: Sandbox, pod: V1Pod): Promise<void> {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
-    const member = pod.metadata!.name!;
-    const moved = {
-      metadata: {
-        labels: { [WarmPool.poolLabel]: null, [Labels.sandbox]: name },
-        ownerReferences: [ownerOf(sandbox)],
-      },
-    };
     const token = await this.#d.locator.token(namespace, name, uid);
-    await Promise.all([
-      this.#custom.patchNamespacedCustomObject(
-        {
-          group: GROUP,
-          version: VERSION,
-          plural: 'sandboxes',
-          namespace,
-          name,
-          body: { metadata: { annotations: { [WarmPool.memberAnnotation]: member } } },
-        },
-        mergePatch,
-      ),
-      this.#core.patchNamespacedPersistentVolumeClaim(
-        { name: workspaceClaimName(member), namespace, body: moved },
-        mergePatch,
-      ),
-      // A restart of the container (or a kubelet resync) reads the new token from here.
-      this.#core.patchNamespacedSecret(
-        {
-          name: sandboxdSecretName(member),
-          namespace,
-          body: { ...moved, stringData: { [SandboxPod.tokenKey]: token } },
-        },
-        mergePatch,
-      ),
-    ]);
+    await moveToSandbox({ core: this.#core, custom: this.#custom }, sandbox, pod, token);
   }
 }
-
-/** How long a taken claim holds its pool's refill at most (see `WarmClaimer.claiming`). */
-const CLAIM_HOLD_MS = 5_000;

@@ -46,8 +46,6 @@ export interface WarmPoolReconcilerDeps {
   templates: Pick<SandboxCaches, 'templates' | 'clusterTemplates'>;
   key: () => Promise<Buffer>;
   metrics: WarmPoolMetrics;
-  /** How long claims being answered on the pool (by key) hold its refill (`WarmClaimer.claimHoldMs`). */
-  claimHoldMs: (poolKey: string) => number;
   now?: () => Date;
 }
 
@@ -84,11 +82,6 @@ export class WarmPoolReconciler {
       .list(namespace)
       .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === name);
     if (pool.metadata.deletionTimestamp) return this.#finalize(log, pool, members);
-    // A claim on this pool is being answered: the refill (and the status) waits until the
-    // claim's status is written and the claim enqueues the pool, so the new member's writes
-    // and the start of its Pod do not slow the claim. The requeue is the bound.
-    const hold = this.#d.claimHoldMs(key);
-    if (hold > 0) return hold;
     if (!pool.metadata.finalizers?.includes(POOL_FINALIZER)) {
       await this.#patch(pool, {
         metadata: {

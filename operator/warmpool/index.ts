@@ -23,6 +23,7 @@ import type { SandboxCaches } from '../sandbox/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { WarmClaimer } from './claim.ts';
 import { WarmPoolReconciler } from './controller.ts';
+import { RefillHolds } from './hold.ts';
 import { WarmPoolMetrics } from './metrics.ts';
 import type { PoolCache } from './member.ts';
 
@@ -98,6 +99,8 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
   });
   const metrics = new WarmPoolMetrics(o.registry);
   const typedPools = pools as unknown as PoolCache;
+  // A pool waits while a claim on it is answered (`RefillHolds`); each claim enqueues it after.
+  const holds = new RefillHolds((key) => controller.enqueue(key));
   const reconciler = new WarmPoolReconciler({
     kc: o.kc,
     settings: o.settings,
@@ -107,7 +110,6 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
     templates: o.caches,
     key: o.key,
     metrics,
-    claimHoldMs: (key) => claimer.claimHoldMs(key),
   });
   // A template's change reconciles the pools made from it: their members become stale.
   const poolsOf = (kind: string) => (t: KubernetesObject) =>
@@ -126,7 +128,10 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
       { informer: o.caches.clusterTemplates, map: poolsOf('ClusterSandboxTemplate') },
       { informer: o.caches.templates, map: poolsOf('SandboxTemplate') },
     ],
-    reconcile: reconciler.reconcile,
+    reconcile: (key, log) => {
+      const hold = holds.ms(key);
+      return hold > 0 ? Promise.resolve(hold) : reconciler.reconcile(key, log);
+    },
     maxConcurrent: 4,
     logger: o.logger,
     wrap: o.wrap,
@@ -141,7 +146,7 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
     locator: o.locator,
     key: o.key,
     metrics,
-    claimed: (key) => controller.enqueue(key),
+    holds,
   });
   return {
     claimer,
