@@ -101,6 +101,30 @@ async function signIn(page: Page, key: string): Promise<void> {
   await page.getByRole('heading', { name: 'Sandboxes', level: 1 }).waitFor();
 }
 
+/**
+ * Runs `body`; when it fails, the error also says what the page showed (its main region's
+ * text, and the sandbox's phase as the API sees it), so a timeout under load can be told
+ * apart: the sandbox not yet in the list's watch ("Loading…"), not Running, or the view's own error.
+ */
+async function showingPage(page: Page, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (err) {
+    const shown = await page
+      .locator('main')
+      .innerText({ timeout: 2_000 })
+      .catch(() => '(no main region)');
+    const phase = await api
+      .call('GET', '/sandboxes/ui-code', { key: api.keys.alice })
+      .then(async (r) => ((await r.json()) as { status?: { phase?: string } }).status?.phase)
+      .catch((e: unknown) => `unknown (${(e as Error).message})`);
+    throw new Error(
+      `${(err as Error).message}\nthe page showed: ${shown.slice(0, 1500)}\nui-code's phase: ${phase}`,
+      { cause: err },
+    );
+  }
+}
+
 /** The code sandbox the logs, terminal and files tests share: made by the first that runs. */
 async function codeSandbox(): Promise<void> {
   if ((await api.call('GET', '/sandboxes/ui-code', { key: api.keys.alice })).status === 404)
@@ -369,7 +393,9 @@ describe('the console in chromium', () => {
       await signIn(page, api.keys.alice);
       await page.goto(`${base}/#/sandboxes/ui-code/logs`);
       const logs = page.getByRole('log', { name: 'Logs' });
-      await expect.poll(() => logs.textContent(), { timeout: QUICK }).toContain('console-started');
+      await showingPage(page, () =>
+        expect.poll(() => logs.textContent(), { timeout: QUICK }).toContain('console-started'),
+      );
       await expect
         .poll(() => logs.locator('.stderr').allTextContents(), { timeout: QUICK })
         .toContain('console-warned\n');
@@ -390,9 +416,11 @@ describe('the console in chromium', () => {
         if (/\/assets\/terminal-/.test(r.url())) chunks.push(r.url());
       });
       await page.goto(`${base}/#/sandboxes/ui-code/terminal`);
-      await expect
-        .poll(() => page.getByRole('status').first().textContent(), { timeout: QUICK })
-        .toBe('Connected');
+      await showingPage(page, () =>
+        expect
+          .poll(() => page.getByRole('status').first().textContent(), { timeout: QUICK })
+          .toBe('Connected'),
+      );
       expect(chunks).toHaveLength(1);
       await page.locator('.term-box').click();
       await page.keyboard.type('echo hi');
@@ -416,7 +444,7 @@ describe('the console in chromium', () => {
       const { context, page } = await newPage();
       await signIn(page, api.keys.alice);
       await page.goto(`${base}/#/sandboxes/ui-code/files`);
-      await page.getByRole('heading', { name: /Files in/ }).waitFor();
+      await showingPage(page, () => page.getByRole('heading', { name: /Files in/ }).waitFor());
       const bytes = randomBytes(3 * 1024 * 1024);
       // A drop as the browser makes it: a DataTransfer holding a File, on the drop zone.
       await page.evaluate(
