@@ -306,7 +306,8 @@ describe('a warm pool', () => {
     });
     await createSandbox(ns, 'short', { templateRef: { name: template }, timeout: '6s' });
     const running = await waitForSandboxPhase(ns, 'short', 'Running');
-    expect(running.metadata.annotations?.[WarmPool.memberAnnotation]).toBeDefined();
+    // Claimed: its Pod is a member's (the member's annotation is bookkeeping after Running).
+    expect(running.status?.podName).not.toBe('short');
     const stopped = await waitForSandboxPhase(ns, 'short', 'Stopped', 30_000);
     expect(stopped.status?.conditions?.find((c) => c.type === 'Expired')?.reason).toBe('TimeoutExceeded');
   }, 120_000);
@@ -460,7 +461,8 @@ describe('a warm pool', () => {
       });
       expect(first.status).toBe(201);
       const claimed = await waitForSandboxPhase(ns, 'quota-a', 'Running');
-      expect(claimed.metadata.annotations?.[WarmPool.memberAnnotation]).toBeDefined();
+      // Claimed: its Pod is a member's (the member's annotation is bookkeeping after Running).
+      expect(claimed.status?.podName).not.toBe('quota-a');
       const second = await api.call('POST', '/sandboxes', {
         key: api.keys.alice,
         body: { name: 'quota-b', templateRef: { name: template } },
