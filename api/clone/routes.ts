@@ -90,7 +90,9 @@ export function cloneRoutes(deps: ApiDeps): Hono {
       const free = await deps.snapshots.create({
         namespace,
         name: snapshot,
-        claim: workspaceClaimName(sandboxObjectsName(source)),
+        // The Pod's name is the objects' name (a claimed member's): the status names it as soon
+        // as the sandbox is Running, the member's annotation only a moment later.
+        claim: workspaceClaimName(source.status?.podName ?? sandboxObjectsName(source)),
         snapshotClass,
         labels: { [Labels.sandbox]: sourceName },
       });
