@@ -12,10 +12,10 @@ const BACKOFF_MS = [...Array<number>(40).fill(5), 20, 40, 80, 160];
 
 /**
  * Learns that a sandbox's sandboxd is up as soon as it is, not a kubelet probe period later:
- * once its container runs, sandboxd's /healthz is asked directly (the address the API
- * uses), often at first, over about half a second, beside the reconciles rather than inside
- * one, and `wake` reconciles the sandbox when it answers. One probe per container start;
- * when it gives up, the Pod's own Ready condition still comes.
+ * once its container is starting (see `answered`), sandboxd's /healthz is asked directly
+ * (the address the API uses), often at first, over about half a second, beside the
+ * reconciles rather than inside one, and `wake` reconciles the sandbox when it answers. One
+ * probe per container start; when it gives up, the Pod's own Ready condition still comes.
  */
 export class SandboxdReadiness {
   readonly #locator: SandboxdLocator;

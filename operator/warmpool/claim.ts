@@ -13,7 +13,6 @@ import {
   workspaceClaimName,
   type Sandbox,
   type SandboxTemplateSpec,
-  type SandboxWarmPool,
 } from '../../core/index.ts';
 import { isStatus, mergePatch, type Informer, type SandboxdLocator } from '../../kube/index.ts';
 import type { OperatorSettings } from '../settings.ts';
@@ -62,8 +61,7 @@ export interface WarmClaimerDeps {
  */
 export class WarmClaimer {
   readonly #d: WarmClaimerDeps;
-  readonly #core: CoreV1Api;
-  readonly #custom: CustomObjectsApi;
+  readonly #api: { core: CoreV1Api; custom: CustomObjectsApi };
   readonly #now: () => Date;
   /**
    * What this replica decided for a sandbox (by uid): the member it claimed, or '' for a
@@ -80,8 +78,7 @@ export class WarmClaimer {
 
   constructor(deps: WarmClaimerDeps) {
     this.#d = deps;
-    this.#core = deps.kc.makeApiClient(CoreV1Api);
-    this.#custom = deps.kc.makeApiClient(CustomObjectsApi);
+    this.#api = { core: deps.kc.makeApiClient(CoreV1Api), custom: deps.kc.makeApiClient(CustomObjectsApi) };
     this.#now = deps.now ?? (() => new Date());
   }
 
@@ -100,7 +97,7 @@ export class WarmClaimer {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
     const unfinished = this.#unfinished.get(uid);
     if (unfinished) {
-      await Promise.all([this.#handOver(log, sandbox, unfinished), this.#bookkeeping(sandbox, unfinished)]);
+      await this.#finish(log, sandbox, unfinished);
       this.#unfinished.delete(uid);
       const member = unfinished.metadata!.name!;
       const claim = this.#d.memberClaims.get(workspaceClaimName(member), namespace);
@@ -124,7 +121,7 @@ export class WarmClaimer {
     const ownPods = this.#d.owned.pods.list(namespace).filter(mine);
     const adopted = ownPods.find((p) => p.metadata?.annotations?.[WarmPool.claimedAtAnnotation]);
     if (adopted) {
-      await Promise.all([this.#handOver(log, sandbox, adopted), this.#bookkeeping(sandbox, adopted)]);
+      await this.#finish(log, sandbox, adopted);
       return { sandbox: withMember(sandbox, adopted.metadata!.name!) };
     }
     if (!this.mayTake(sandbox)) return { sandbox };
@@ -155,9 +152,10 @@ export class WarmClaimer {
       const member = pod.metadata!.name!;
       this.#d.metrics.claim(namespace, pool.metadata.name!, 'hit');
       this.#given.set(uid, member);
+      const token = await this.#d.locator.token(namespace, name, uid);
       const after = async () => {
         try {
-          await this.#bookkeeping(sandbox, taken);
+          await moveToSandbox(this.#api, sandbox, taken, token);
         } catch (err) {
           this.#unfinished.set(uid, taken);
           throw err;
@@ -166,7 +164,7 @@ export class WarmClaimer {
         }
       };
       try {
-        await this.#handOver(log, sandbox, taken, pool);
+        await handOver(this.#d, log, sandbox, taken, token, pool);
       } catch (err) {
         this.#unfinished.set(uid, taken);
         await after().catch(() => undefined);
@@ -200,7 +198,7 @@ export class WarmClaimer {
   async #take(sandbox: Sandbox, pod: V1Pod, pool: string): Promise<V1Pod | undefined> {
     const { namespace, name } = sandbox.metadata as { namespace: string; name: string };
     try {
-      return await this.#core.patchNamespacedPod(
+      return await this.#api.core.patchNamespacedPod(
         {
           name: pod.metadata!.name!,
           namespace,
@@ -224,16 +222,17 @@ export class WarmClaimer {
     }
   }
 
-  /** The member's sandboxd takes the sandbox's token (idempotent: see `handOver`). */
-  async #handOver(log: Logger, sandbox: Sandbox, pod: V1Pod, pool?: SandboxWarmPool): Promise<void> {
-    const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
-    await handOver(this.#d, log, sandbox, pod, await this.#d.locator.token(namespace, name, uid), pool);
-  }
-
-  /** The rest of the claim (see `moveToSandbox`). */
-  async #bookkeeping(sandbox: Sandbox, pod: V1Pod): Promise<void> {
+  /**
+   * A claim taken earlier, finished now (both halves idempotent): the member's sandboxd given
+   * the sandbox's token (`handOver`, its pool named on the Pod) and the bookkeeping
+   * (`moveToSandbox`).
+   */
+  async #finish(log: Logger, sandbox: Sandbox, pod: V1Pod): Promise<void> {
     const { namespace, name, uid } = sandbox.metadata as { namespace: string; name: string; uid: string };
     const token = await this.#d.locator.token(namespace, name, uid);
-    await moveToSandbox({ core: this.#core, custom: this.#custom }, sandbox, pod, token);
+    await Promise.all([
+      handOver(this.#d, log, sandbox, pod, token),
+      moveToSandbox(this.#api, sandbox, pod, token),
+    ]);
   }
 }
