@@ -4,7 +4,14 @@ import { readFile } from 'node:fs/promises';
 import { pino } from 'pino';
 import { z } from 'zod';
 import { Policy } from '../core/index.ts';
-import { Governance, NamespaceGate, PolicyStore, QuotaLedger, SecretAccessReviewer } from '../kube/index.ts';
+import {
+  Governance,
+  NamespaceGate,
+  PolicyStore,
+  QuotaLedger,
+  SecretAccessReviewer,
+  SnapshotOwners,
+} from '../kube/index.ts';
 import { serveMetrics } from '../telemetry/index.ts';
 import { WebhookMetrics, sandboxAdmission, startWebhook, warmPoolAdmission } from '../webhook/index.ts';
 import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
@@ -42,6 +49,7 @@ export async function main(argv: string[]): Promise<number> {
       governance,
       namespaces: new NamespaceGate(kc, config['service-namespace']),
       reviewer: new SecretAccessReviewer(kc),
+      snapshots: new SnapshotOwners(kc),
       apiServiceAccount: config['api-service-account'],
     }),
     metrics,

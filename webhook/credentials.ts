@@ -1,7 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Credentials } from '../core/index.ts';
-import type { Governance, NamespaceGate, SecretAccessReviewer } from '../kube/index.ts';
+import type { Governance, NamespaceGate, SecretAccessReviewer, SnapshotOwners } from '../kube/index.ts';
 import { governanceAdmission } from './governance.ts';
+import { reservedEnvAdmission } from './reserved-env.ts';
+import { snapshotAdmission } from './snapshots.ts';
 import { madeBy, type AdmissionRequest, type Verdict } from './review.ts';
 
 const deny = (violations: { code: string; message: string }[]): Verdict => ({
@@ -63,32 +65,39 @@ export function firstRefusal(
 }
 
 /**
- * What `svc webhook` checks beyond immutability: on create the namespace, then credentials,
- * then governance (last, because it reserves quota: only a create nothing else refuses
- * counts; not for the API's own creates, which the API has governed); on update,
- * credentials when the update changes them.
+ * What `svc webhook` checks beyond immutability. On create: the namespace, sandboxd's own
+ * variables, credentials, the snapshot a clone names, then governance (last, because it
+ * reserves quota: only a create nothing else refuses counts). On update: the same checks
+ * where the update changes their fields, governance without quotas (see
+ * `governanceAdmission`). The API's own ServiceAccount is not governed again (nor are its
+ * credentials and snapshots): the API has just checked its write against the same policy
+ * and reserved its quota slot in the same ledger (the spec's "in the API and, when
+ * enabled, in the admission webhook").
  */
 export function sandboxAdmission(o: {
   governance: Governance;
   namespaces: NamespaceGate;
   reviewer: SecretAccessReviewer;
+  snapshots: SnapshotOwners;
   apiServiceAccount?: string;
 }): {
   admitCreate: (r: AdmissionRequest) => Promise<Verdict>;
   admitUpdate: (r: AdmissionRequest) => Promise<Verdict>;
 } {
-  const credentials = credentialAdmission(o.reviewer, { apiServiceAccount: o.apiServiceAccount });
+  const opts = { apiServiceAccount: o.apiServiceAccount };
+  const credentials = credentialAdmission(o.reviewer, opts);
+  const snapshots = snapshotAdmission(o.snapshots, opts);
   const governance = governanceAdmission(o.governance);
+  const governed = async (request: AdmissionRequest) =>
+    madeBy(request, o.apiServiceAccount) ? { allowed: true } : governance(request);
   return {
     admitCreate: firstRefusal(
       namespaceAdmission(o.namespaces),
+      reservedEnvAdmission,
       credentials,
-      // The API's own ServiceAccount passes: the API has just checked the create against the
-      // same policy and reserved its quota slot in the same ledger (the spec's "in the API
-      // and, when enabled, in the admission webhook"); checking again here only added the
-      // policy and template reads to every create's write.
-      async (request) => (madeBy(request, o.apiServiceAccount) ? { allowed: true } : governance(request)),
+      snapshots,
+      governed,
     ),
-    admitUpdate: credentials,
+    admitUpdate: firstRefusal(reservedEnvAdmission, credentials, snapshots, governed),
   };
 }

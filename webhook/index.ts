@@ -8,7 +8,9 @@ export type { WebhookCertificateOptions, WebhookCertificates } from './certifica
 export { checkImmutable, IMMUTABLE_FIELDS } from './immutable.ts';
 export { setCreatedBy } from './created-by.ts';
 export type { AdmissionRequest, Verdict } from './review.ts';
-export { governanceAdmission } from './governance.ts';
+export { GOVERNED_FIELDS, governanceAdmission } from './governance.ts';
+export { reservedEnvAdmission } from './reserved-env.ts';
+export { snapshotAdmission } from './snapshots.ts';
 export { warmPoolAdmission } from './warmpool.ts';
 export { credentialAdmission, firstRefusal, namespaceAdmission, sandboxAdmission } from './credentials.ts';
 export { WebhookMetrics } from './metrics.ts';

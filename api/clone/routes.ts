@@ -3,11 +3,11 @@ import {
   Annotations,
   CloneRequest,
   GROUP,
-  Labels,
   SANDBOX_FINALIZER,
   SandboxName,
   VERSION,
   cloneName,
+  snapshotMarks,
   snapshotName,
   sandboxObjectsName,
   workspaceClaimName,
@@ -94,7 +94,9 @@ export function cloneRoutes(deps: ApiDeps): Hono {
         // as the sandbox is Running, the member's annotation only a moment later.
         claim: workspaceClaimName(source.status?.podName ?? sandboxObjectsName(source)),
         snapshotClass,
-        labels: { [Labels.sandbox]: sourceName },
+        // Whose workspace it holds (the source's owner, whoever clones it) and where it came
+        // from: the webhook admits a Sandbox naming it only from that owner (or the API).
+        ...snapshotMarks(source.spec.createdBy ?? '', { name: sourceName, uid: source.metadata.uid }),
       });
       if (!free) continue;
       try {

@@ -21,11 +21,17 @@ export class SnapshotWriter {
     claim: string;
     snapshotClass?: string;
     labels: Record<string, string>;
+    annotations?: Record<string, string>;
   }): Promise<boolean> {
     const body = {
       apiVersion: `${group}/${version}`,
       kind: 'VolumeSnapshot',
-      metadata: { name: opts.name, namespace: opts.namespace, labels: opts.labels },
+      metadata: {
+        name: opts.name,
+        namespace: opts.namespace,
+        labels: opts.labels,
+        ...(opts.annotations ? { annotations: opts.annotations } : {}),
+      },
       spec: {
         source: { persistentVolumeClaimName: opts.claim },
         ...(opts.snapshotClass ? { volumeSnapshotClassName: opts.snapshotClass } : {}),

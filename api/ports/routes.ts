@@ -10,7 +10,7 @@ import {
 import { HttpError, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { sandboxdPort } from '../preview/index.ts';
-import { ownedSandbox, readJson } from '../sandboxes/index.ts';
+import { admitUpdate, ownedSandbox, readJson } from '../sandboxes/index.ts';
 
 const PortParam = z.coerce.number().int().min(1).max(65535);
 
@@ -61,6 +61,8 @@ async function editPorts(
     const before = current.spec.ports ?? [];
     const after = edit(before);
     if (JSON.stringify(before) === JSON.stringify(after)) return;
+    // Judged as the webhook judges a kubectl patch of spec.ports (which passes the API's own).
+    await admitUpdate(deps, current, { ...current.spec, ports: after });
     try {
       await deps.sandboxes.mergePatch(namespace, name, {
         metadata: { resourceVersion: current.metadata.resourceVersion },

@@ -127,3 +127,18 @@ export async function admitCreate(
   const violations = await deps.governance.checkCreate(input, read).catch(malformed);
   if (violations.length > 0) throw policyViolation(violations);
 }
+
+/**
+ * Admission of an update that changes a governed field (the API's own: `spec.ports`): the
+ * new spec judged like a create against the policy in force, without the quotas, refusing
+ * only what the update brings (see `Governance.checkUpdate`): 403 `policy_violation`.
+ */
+export async function admitUpdate(deps: ApiDeps, sandbox: Sandbox, after: SandboxSpec): Promise<void> {
+  const violations = await deps.governance
+    .checkUpdate({ namespace: sandbox.metadata.namespace ?? '', before: sandbox.spec, after })
+    .catch((err: unknown) => {
+      if (err instanceof PolicyMalformedError) throw new HttpError(500, 'policy_malformed', err.message);
+      throw err;
+    });
+  if (violations.length > 0) throw policyViolation(violations);
+}

@@ -1,6 +1,7 @@
 export { sandboxRoutes, readJson, releaseReservation } from './routes.ts';
 export {
   admitCreate,
+  admitUpdate,
   ownedSandbox,
   canAccess,
   present,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_SANDBOX_NAME } from '../crd/index.ts';
-import { SandboxSpec, TemplateRef } from '../sandbox/index.ts';
+import { SandboxSpec, TemplateRef, reservedEnvIssues } from '../sandbox/index.ts';
 
 /** RFC 1123 label, also short enough for the names svc derives from a sandbox name. */
 export const SandboxName = z
@@ -46,6 +46,10 @@ export const CreateSandboxRequest = SandboxSpec.omit({ cloneFromSnapshot: true }
     createdBy: IgnoredCreatedBy,
   })
   .strict()
+  // sandboxd's own settings (its token among them) are not the sandbox's to set.
+  .superRefine((spec, ctx) => {
+    for (const issue of reservedEnvIssues(spec)) ctx.addIssue({ code: 'custom', ...issue, input: spec });
+  })
   .meta({ id: 'CreateSandboxRequest' });
 export type CreateSandboxRequest = z.infer<typeof CreateSandboxRequest>;
 

@@ -28,6 +28,11 @@ export const Policy = z
     maxAgentSandboxes: count.optional(),
     allowedAgentImages: prefixes.optional(),
     maxConcurrentInvokesPerSandbox: z.int().min(1).optional(),
+    /**
+     * Keep a clone's VolumeSnapshot after the clone's workspace is hydrated from it. Unset or
+     * false: the operator deletes it then, so no copy of the source's workspace lingers.
+     */
+    keepCloneSnapshots: z.boolean().optional(),
   })
   .meta({ id: 'Policy' });
 export type Policy = z.infer<typeof Policy>;

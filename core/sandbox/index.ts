@@ -7,3 +7,5 @@ export * from './names.ts';
 export * from './lifetime.ts';
 export * from './verdict.ts';
 export * from './warmpool.ts';
+export * from './reserved-env.ts';
+export * from './snapshot-marks.ts';

@@ -96,6 +96,35 @@ export class Governance {
   }
 
   /**
+   * Update-time checks: the updated spec is judged like a create against the policy in
+   * force, except the quotas (the sandbox exists and counts already; nothing is reserved).
+   * Only what the update brings is refused: a violation the sandbox had before (a policy
+   * tightened since it was created) does not block a write that leaves it as it was, such
+   * as stopping it or adding a port; any changed value must be within policy.
+   */
+  async checkUpdate(input: {
+    namespace: string;
+    /** The spec before the update; undefined when it does not parse (then everything counts). */
+    before: SandboxSpec | undefined;
+    after: SandboxSpec;
+  }): Promise<Violation[]> {
+    const [policy, template] = await Promise.all([
+      this.effective(input.namespace),
+      this.template(input.namespace, input.after),
+    ]);
+    const { maxSandboxesTotal: _t, maxSandboxesPerUser: _u, maxAgentSandboxes: _a, ...limits } = policy;
+    const none = { total: 0, byUser: 0, agents: 0 };
+    const had = new Set(
+      input.before
+        ? checkCreate(limits, candidateOf(input.before, template), none).map((v) => `${v.code}\n${v.message}`)
+        : [],
+    );
+    return checkCreate(limits, candidateOf(input.after, template), none).filter(
+      (v) => !had.has(`${v.code}\n${v.message}`),
+    );
+  }
+
+  /**
    * Ends the quota reservation `checkCreate` made for `name`, once the create has been
    * written or has failed: from then on the Sandbox counts itself (or nothing does), so
    * deleting it frees its slot at once instead of after the reservation's time-to-live.

@@ -4,3 +4,4 @@ export { PolicyStore, PolicyMalformedError, CLUSTER_KEY } from './store.ts';
 export type { StoredPolicies } from './store.ts';
 export { CredentialGate, NamespaceGate, SecretAccessReviewer } from './credentials.ts';
 export type { CredentialVerdict } from './credentials.ts';
+export { SnapshotOwners } from './snapshots.ts';

@@ -50,3 +50,27 @@ describe('agent memory sidecar', () => {
     expect(pod.spec?.containers[0]?.env?.some((e) => e.name === 'MEM0_BASE_URL')).toBe(false);
   });
 });
+
+describe("sandboxd's own variables", () => {
+  test('no SANDBOXD_ name from the template, the sandbox or a credential reaches the Pod; sandboxd sets its own, last', () => {
+    const own = sandbox('code');
+    own.spec.env = [
+      { name: 'SANDBOXD_TOKEN', value: 'chosen' },
+      { name: 'A', value: '1' },
+    ];
+    own.spec.credentials = { env: [{ name: 'SANDBOXD_LISTEN', secretName: 's', key: 'k' }] };
+    const pod = sandboxPod(own, { ...template, env: [{ name: 'SANDBOXD_WORKSPACE', value: '/' }] }, settings);
+    const env = pod.spec!.containers[0]!.env!;
+    expect(env.map((e) => e.name)).toEqual([
+      'A',
+      'SANDBOXD_LISTEN',
+      'SANDBOXD_TOKEN_FILE',
+      'SANDBOXD_WORKSPACE',
+      'SANDBOXD_MAX_CONCURRENT_INVOKES',
+    ]);
+    expect(env.find((e) => e.name === 'SANDBOXD_LISTEN')).toEqual({
+      name: 'SANDBOXD_LISTEN',
+      value: '0.0.0.0:9000',
+    });
+  });
+});

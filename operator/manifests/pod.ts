@@ -1,6 +1,7 @@
 import type { V1Container, V1EnvVar, V1Pod, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import {
   Labels,
+  SANDBOXD_ENV_PREFIX,
   SandboxPod,
   sandboxObjectsName,
   sandboxdSecretName,
@@ -35,7 +36,11 @@ function environment(sandbox: Sandbox, template: SandboxTemplateSpec): V1EnvVar[
     { name: 'SANDBOXD_WORKSPACE', value: '/workspace' },
     { name: 'SANDBOXD_MAX_CONCURRENT_INVOKES', value: String(maxInvokes) },
   ];
-  return [...byName.values(), ...sandboxd];
+  // sandboxd's settings are its own: a name of theirs from the template, the sandbox or a
+  // credential (refused at admission; a Sandbox older than that rule may still carry one)
+  // is dropped, so that e.g. SANDBOXD_TOKEN cannot replace the token file.
+  const own = [...byName.values()].filter((e) => !e.name.startsWith(SANDBOXD_ENV_PREFIX));
+  return [...own, ...sandboxd];
 }
 
 /**

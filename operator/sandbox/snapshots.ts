@@ -18,11 +18,20 @@ export interface VolumeSnapshot extends KubernetesObject {
 export interface Snapshots {
   informer?: Informer<VolumeSnapshot>;
   get(namespace: string, name: string): Promise<VolumeSnapshot | undefined>;
+  /** Deletes the snapshot; one already gone is no error. */
+  delete(namespace: string, name: string): Promise<void>;
 }
 
 /** Watches VolumeSnapshots when the apiserver serves them (one list tells), else reads by GET. */
 export async function snapshotSource(kc: KubeConfig, logger: Logger, namespace?: string): Promise<Snapshots> {
   const custom = kc.makeApiClient(CustomObjectsApi);
+  const remove = async (ns: string, name: string) => {
+    try {
+      await custom.deleteNamespacedCustomObject({ ...SNAPSHOTS, namespace: ns, name });
+    } catch (err) {
+      if (!isStatus(err, 404)) throw err;
+    }
+  };
   const list = async () =>
     (namespace
       ? await custom.listNamespacedCustomObject({ ...SNAPSHOTS, namespace })
@@ -49,6 +58,7 @@ export async function snapshotSource(kc: KubeConfig, logger: Logger, namespace?:
           throw err;
         }
       },
+      delete: remove,
     };
   }
   const base = `/apis/${SNAPSHOTS.group}/${SNAPSHOTS.version}`;
@@ -61,5 +71,6 @@ export async function snapshotSource(kc: KubeConfig, logger: Logger, namespace?:
   return {
     informer,
     get: (ns, name) => Promise.resolve(informer.get(name, ns)),
+    delete: remove,
   };
 }

@@ -2,6 +2,7 @@ import { sandboxObjectsName, workspaceClaimName } from '../../core/index.ts';
 import { workspaceClaim } from '../manifests/index.ts';
 import { templateOf, type Pass, type StepResult, type VolumeState } from './context.ts';
 import { Claim, ensure } from './owned.ts';
+import { releaseCloneSnapshot } from './snapshot-retention.ts';
 
 /**
  * The workspace claim: created when missing; a clone's only once its VolumeSnapshot is
@@ -25,8 +26,10 @@ export async function ensureVolume(pass: Pass): Promise<StepResult> {
       requeueMs: v.waitMs,
     };
   };
-  if (existing?.status?.phase === 'Bound')
+  if (existing?.status?.phase === 'Bound') {
+    await releaseCloneSnapshot(pass);
     return volume({ bound: true, message: `claim ${claimName} is bound` });
+  }
   if (existing) return volume({ bound: false, message: pending });
 
   let clone: { snapshot: string; storageClassName?: string } | undefined;

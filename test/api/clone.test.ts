@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxNamespaces, type CloneResponse, type Sandbox } from '../../core/index.ts';
@@ -93,12 +94,23 @@ describe('POST /api/v1/sandboxes/{id}/clone', () => {
       namespace: ns.name,
       plural: 'volumesnapshots',
       name: body.snapshot,
-    })) as { metadata: { ownerReferences?: unknown[] }; spec: unknown };
+    })) as {
+      metadata: { ownerReferences?: unknown[]; labels?: object; annotations?: object };
+      spec: unknown;
+    };
     expect(snapshot.spec).toEqual({ source: { persistentVolumeClaimName: 'src-workspace' } });
     expect(snapshot.metadata.ownerReferences).toBeUndefined();
+    // Whose workspace it holds (the source's owner, not the cloning admin) and where it came
+    // from: the webhook admits a Sandbox naming it only from its owner (or the API).
+    const source = (await api.deps.sandboxes.read(ns.name, 'src'))!;
+    expect(snapshot.metadata.annotations).toMatchObject({ 'svc.io/owner': 'alice' });
+    expect(snapshot.metadata.labels).toMatchObject({
+      'svc.io/sandbox': 'src',
+      'svc.io/source-uid': source.metadata.uid,
+      'svc.io/owner-hash': createHash('sha256').update('alice').digest('hex').slice(0, 32),
+    });
 
     const clone = (await api.deps.sandboxes.read(ns.name, body.name))!;
-    const source = (await api.deps.sandboxes.read(ns.name, 'src'))!;
     const { createdBy: _a, ...sourceSpec } = source.spec;
     const { createdBy, cloneFromSnapshot, ...cloneSpec } = clone.spec;
     expect(cloneSpec).toEqual(sourceSpec);
@@ -156,7 +168,10 @@ describe('POST /api/v1/sandboxes/{id}/clone', () => {
   });
 
   it('403 for another user and 404 for a missing source', async () => {
-    expect((await api.call('POST', '/sandboxes/src/clone', { key: api.keys.bob })).status).toBe(403);
+    // bob may not clone alice's sandbox: its snapshot would hold her workspace.
+    const bobs = await api.call('POST', '/sandboxes/src/clone', { key: api.keys.bob });
+    expect(await bobs.json()).toEqual({ error: 'forbidden', message: 'sandbox src belongs to another user' });
+    expect(bobs.status).toBe(403);
     expect((await api.call('POST', '/sandboxes/nope/clone', { key: api.keys.alice })).status).toBe(404);
   });
 });

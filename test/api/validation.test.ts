@@ -67,6 +67,30 @@ describe('the fuzzer’s reproducers', () => {
     expect(res.status).toBe(400);
   });
 
+  it("spec.env may not set sandboxd's own variables (SANDBOXD_*): 400 naming the field", async () => {
+    const reserved = (name: string) =>
+      `${name} is reserved: variables starting with SANDBOXD_ are settings of sandboxd, which the sandbox must not override`;
+    const env = await api.call('POST', '/sandboxes', {
+      key: api.keys.alice,
+      body: { name: 'envtok', templateRef: template, env: [{ name: 'SANDBOXD_TOKEN', value: 'mine' }] },
+    });
+    expect(await env.json()).toEqual(invalid('env[0].name', reserved('SANDBOXD_TOKEN')));
+    expect(env.status).toBe(400);
+    const credentials = await api.call('POST', '/sandboxes', {
+      key: api.keys.alice,
+      body: {
+        name: 'envcred',
+        templateRef: template,
+        credentials: { env: [{ name: 'SANDBOXD_TOKEN_FILE', secretName: 's', key: 'k' }] },
+      },
+    });
+    expect(await credentials.json()).toEqual(
+      invalid('credentials.env[0].name', reserved('SANDBOXD_TOKEN_FILE')),
+    );
+    expect(credentials.status).toBe(400);
+    expect(await api.deps.sandboxes.read(ns.name, 'envtok')).toBeUndefined();
+  });
+
   it('a create in a namespace that does not exist → 404 naming it', async () => {
     const missing = `nope-${randomBytes(3).toString('hex')}`;
     const res = await api.call('POST', `/sandboxes?namespace=${missing}`, {

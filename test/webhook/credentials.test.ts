@@ -20,6 +20,7 @@ import {
   PolicyStore,
   QuotaLedger,
   SecretAccessReviewer,
+  SnapshotOwners,
 } from '../../kube/index.ts';
 import { sandboxAdmission, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
 import { createCertificateAuthority } from '../controlplane/index.ts';
@@ -106,6 +107,7 @@ beforeAll(async () => {
       governance: new Governance(ns.kc, store, new QuotaLedger(ns.kc)),
       namespaces: new NamespaceGate(ns.kc, service),
       reviewer: new SecretAccessReviewer(ns.kc),
+      snapshots: new SnapshotOwners(ns.kc),
       apiServiceAccount: API_SA,
     }),
   });

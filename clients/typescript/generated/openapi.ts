@@ -799,6 +799,7 @@ export interface components {
             maxAgentSandboxes?: number;
             allowedAgentImages?: string[];
             maxConcurrentInvokesPerSandbox?: number;
+            keepCloneSnapshots?: boolean;
         };
         StartEvent: {
             invokeId: string;
