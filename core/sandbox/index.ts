@@ -7,3 +7,4 @@ export * from './names.ts';
 export * from './lifetime.ts';
 export * from './verdict.ts';
 export * from './warmpool.ts';
+export * from './resources.ts';

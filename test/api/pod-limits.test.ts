@@ -128,7 +128,7 @@ describe("sandboxd's port at create", () => {
     const body = (await res.json()) as { error: string; fields: { path: string; message: string }[] };
     expect(body.error).toBe('invalid_request');
     expect(body.fields).toEqual([
-      { path: 'ports.0.port', message: "must not be 9000: it is sandboxd's port" },
+      { path: 'ports[0].port', message: "must not be 9000: it is sandboxd's port" },
     ]);
     expect((await api.call('GET', '/sandboxes/p9k', { key: api.keys.alice })).status).toBe(404);
     expect((await ns.core.listNamespacedService({ namespace: ns.name })).items).toEqual([]);
