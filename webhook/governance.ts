@@ -40,6 +40,8 @@ export function governanceAdmission(governance: Governance): (request: Admission
           namespace: request.namespace,
           name: metadata.name,
           spec,
+          // `kubectl --dry-run=server`: judged, but the Sandbox is never written, so no slot held.
+          dryRun: request.dryRun === true,
         });
       }
       if (violations.length === 0) return { allowed: true };

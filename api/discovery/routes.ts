@@ -1,6 +1,12 @@
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { Hono } from 'hono';
-import { GROUP, VERSION, type ForwardedPort, type SandboxWarmPool } from '../../core/index.ts';
+import {
+  GROUP,
+  VERSION,
+  templateAllowed,
+  type ForwardedPort,
+  type SandboxWarmPool,
+} from '../../core/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { badRequest, notFound } from '../errors/index.ts';
@@ -107,7 +113,8 @@ async function usableTemplates(deps: ApiDeps, namespace: string): Promise<Templa
           p.spec.templateRef.name === name && (p.spec.templateRef.kind ?? 'ClusterSandboxTemplate') === kind,
       )
       .reduce((n, p) => n + (p.status?.readyReplicas ?? 0), 0);
-  const allowed = (t: TemplateView) => !policy.allowedTemplates || policy.allowedTemplates.includes(t.name);
+  const allowed = (t: TemplateView) =>
+    !policy.allowedTemplates || templateAllowed(policy.allowedTemplates, t);
   return [
     ...cluster.map((t) => view(t, 'ClusterSandboxTemplate', readyMembers)),
     ...namespaced.map((t) => view(t, 'SandboxTemplate', readyMembers)),

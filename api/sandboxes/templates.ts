@@ -1,5 +1,5 @@
 import { CustomObjectsApi } from '@kubernetes/client-node';
-import { GROUP, VERSION, type SandboxSpec } from '../../core/index.ts';
+import { GROUP, VERSION, templateAllowed, type SandboxSpec } from '../../core/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 
@@ -25,11 +25,14 @@ export async function templateNotFound(deps: ApiDeps, namespace: string, ref: Te
     custom.listNamespacedCustomObject({ ...scope, plural: plurals.SandboxTemplate, namespace }).then(names),
     deps.governance.effective(namespace),
   ]);
-  const allowed = (name: string) => !policy.allowedTemplates || policy.allowedTemplates.includes(name);
+  const allowed = (t: { kind: TemplateRef['kind']; name: string }) =>
+    !policy.allowedTemplates || templateAllowed(policy.allowedTemplates, t);
   const templates = [
-    ...cluster.filter(allowed).map((name) => ({ kind: 'ClusterSandboxTemplate', name })),
-    ...namespaced.filter(allowed).map((name) => ({ kind: 'SandboxTemplate', name })),
-  ].sort((a, b) => a.name.localeCompare(b.name) || a.kind.localeCompare(b.kind));
+    ...cluster.map((name) => ({ kind: 'ClusterSandboxTemplate' as const, name })),
+    ...namespaced.map((name) => ({ kind: 'SandboxTemplate' as const, name })),
+  ]
+    .filter(allowed)
+    .sort((a, b) => a.name.localeCompare(b.name) || a.kind.localeCompare(b.kind));
   const choice =
     templates.length === 0
       ? 'there is no template you may use'

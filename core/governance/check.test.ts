@@ -100,6 +100,14 @@ describe('checkCreate: one row per code', () => {
       'memory limit 1073741825 is above maxMemory 1Gi',
     ],
     [
+      'ephemeral_storage_limit_exceeded',
+      { maxEphemeralStorage: '10Gi' },
+      { ephemeralStorageLimit: '10241Mi' },
+      {},
+      'ephemeral_storage_limit_exceeded',
+      'ephemeral-storage limit 10241Mi is above maxEphemeralStorage 10Gi',
+    ],
+    [
       'storage_limit_exceeded',
       { maxStorage: '10Gi' },
       { storage: '11Gi' },
@@ -156,8 +164,8 @@ describe('checkCreate: one row per code', () => {
   it.each<[string, Policy, Partial<Candidate>, Partial<Counts>]>([
     [
       'limits at the cap, in other units',
-      { maxCpu: '1', maxMemory: '1Gi', maxStorage: '10Gi' },
-      { cpuLimit: '1000m', memoryLimit: '1073741824', storage: '10Gi' },
+      { maxCpu: '1', maxMemory: '1Gi', maxStorage: '10Gi', maxEphemeralStorage: '1Gi' },
+      { cpuLimit: '1000m', memoryLimit: '1073741824', storage: '10Gi', ephemeralStorageLimit: '1024Mi' },
       {},
     ],
     ['a timeout equal to the cap (1h30m vs 90m)', { maxTimeout: '90m' }, { timeout: '1h30m' }, {}],

@@ -2,15 +2,19 @@ import { exceedsCap } from './duration.ts';
 import type { Policy } from './policy.ts';
 import { compareQuantities, parseQuantity } from './quantity.ts';
 import type { Violation } from './violations.ts';
+import { imageAllowed, parseTemplateLabel, templateAllowed, templateLabel } from './match.ts';
 
 /** A sandbox about to be created, with template defaults already applied. */
 export interface Candidate {
   mode: 'code' | 'agent';
   templateName: string;
+  /** `templateRef.kind`; absent: ClusterSandboxTemplate, as in `templateRef`. */
+  templateKind?: 'ClusterSandboxTemplate' | 'SandboxTemplate';
   /** `spec.image.repository`, only when it overrides the template's image. */
   imageOverride?: string;
   cpuLimit?: string | number;
   memoryLimit?: string | number;
+  ephemeralStorageLimit?: string | number;
   storage?: string | number;
   /** Effective lifetime; absent or `0` is infinite. */
   timeout?: string;
@@ -45,16 +49,17 @@ export function isCounted(policy: Policy, mode: 'code' | 'agent'): boolean {
 export function checkCreate(policy: Policy, c: Candidate, counts: Counts): Violation[] {
   const v: Violation[] = [];
   const add = (code: Violation['code'], message: string) => v.push({ code, message });
-  if (policy.allowedTemplates && !policy.allowedTemplates.includes(c.templateName)) {
+  const template = { kind: c.templateKind, name: c.templateName };
+  if (policy.allowedTemplates && !templateAllowed(policy.allowedTemplates, template)) {
     add(
       'template_not_allowed',
-      `template "${c.templateName}" is not in allowedTemplates [${policy.allowedTemplates.join(', ')}]`,
+      `template "${templateLabel(template)}" is not in allowedTemplates [${policy.allowedTemplates.join(', ')}]`,
     );
   }
   if (
     c.imageOverride !== undefined &&
     policy.approvedRegistries &&
-    !hasPrefix(c.imageOverride, policy.approvedRegistries)
+    !imageAllowed(c.imageOverride, policy.approvedRegistries)
   ) {
     add(
       'image_registry_not_approved',
@@ -65,7 +70,7 @@ export function checkCreate(policy: Policy, c: Candidate, counts: Counts): Viola
     c.mode === 'agent' &&
     c.imageOverride !== undefined &&
     policy.allowedAgentImages &&
-    !hasPrefix(c.imageOverride, policy.allowedAgentImages)
+    !imageAllowed(c.imageOverride, policy.allowedAgentImages)
   ) {
     add(
       'agent_image_not_approved',
@@ -103,6 +108,12 @@ export function checkCreate(policy: Policy, c: Candidate, counts: Counts): Viola
       `memory limit ${String(c.memoryLimit)} is above maxMemory ${String(policy.maxMemory)}`,
     ),
   );
+  over(c.ephemeralStorageLimit, policy.maxEphemeralStorage, () =>
+    add(
+      'ephemeral_storage_limit_exceeded',
+      `ephemeral-storage limit ${String(c.ephemeralStorageLimit)} is above maxEphemeralStorage ${String(policy.maxEphemeralStorage)}`,
+    ),
+  );
   over(c.storage, policy.maxStorage, () =>
     add(
       'storage_limit_exceeded',
@@ -130,18 +141,18 @@ export function checkConfigure(
   if (
     policy.allowedTemplates &&
     s.resolvedTemplate !== undefined &&
-    !policy.allowedTemplates.includes(s.resolvedTemplate)
+    !templateAllowed(policy.allowedTemplates, parseTemplateLabel(s.resolvedTemplate))
   ) {
     v.push({
       code: 'template_not_allowed',
-      message: `template "${s.resolvedTemplate}" is no longer in allowedTemplates [${policy.allowedTemplates.join(', ')}]`,
+      message: `template "${templateLabel(parseTemplateLabel(s.resolvedTemplate))}" is no longer in allowedTemplates [${policy.allowedTemplates.join(', ')}]`,
     });
   }
   if (
     s.mode === 'agent' &&
     s.imageOverride !== undefined &&
     policy.allowedAgentImages &&
-    !hasPrefix(s.imageOverride, policy.allowedAgentImages)
+    !imageAllowed(s.imageOverride, policy.allowedAgentImages)
   ) {
     v.push({
       code: 'agent_image_not_approved',
@@ -169,10 +180,6 @@ function over(
 ): void {
   if (value === undefined || cap === undefined) return;
   if (compareQuantities(parseQuantity(value), parseQuantity(cap)) > 0) report();
-}
-
-function hasPrefix(image: string, prefixes: string[]): boolean {
-  return prefixes.some((p) => image.startsWith(p));
 }
 
 const describe = (timeout: string | undefined) =>

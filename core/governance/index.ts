@@ -4,6 +4,7 @@ export { parseDuration, isDuration, exceedsCap, durationMs } from './duration.ts
 export { Policy, resolvePolicy } from './policy.ts';
 export { checkCreate, checkConfigure, isCounted, resolveMaxConcurrentInvokes } from './check.ts';
 export type { Candidate, Counts } from './check.ts';
+export { TEMPLATE_ENTRY, imageAllowed, parseTemplateLabel, templateAllowed, templateLabel } from './match.ts';
 export { checkConfigureLimits, CONFIGURE_LIMITS } from './limits.ts';
 export { policyViolationBody } from './violations.ts';
 export type { Violation, ViolationCode, PolicyViolationBody } from './violations.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isDuration } from './duration.ts';
+import { TEMPLATE_ENTRY } from './match.ts';
 import { isQuantity } from './quantity.ts';
 
 const count = z.int().min(0);
@@ -21,9 +22,21 @@ export const Policy = z
     maxCpu: quantity.optional(),
     maxMemory: quantity.optional(),
     maxStorage: quantity.optional(),
+    maxEphemeralStorage: quantity.optional(),
     maxTimeout: duration.optional(),
     maxIdleTimeout: duration.optional(),
-    allowedTemplates: z.array(z.string().min(1)).max(256).optional(),
+    allowedTemplates: z
+      .array(
+        z
+          .string()
+          .max(300)
+          .regex(
+            TEMPLATE_ENTRY,
+            'must be a template name, or <kind>/<name> with kind SandboxTemplate or ClusterSandboxTemplate',
+          ),
+      )
+      .max(256)
+      .optional(),
     approvedRegistries: prefixes.optional(),
     maxAgentSandboxes: count.optional(),
     allowedAgentImages: prefixes.optional(),

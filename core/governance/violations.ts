@@ -1,4 +1,4 @@
-/** Stable violation codes: the spec's nine, and ours for agent fields and configure limits. */
+/** Stable violation codes: the spec's nine, and ours for agent fields, ephemeral storage and configure limits. */
 export type ViolationCode =
   | 'template_not_allowed'
   | 'image_registry_not_approved'
@@ -7,6 +7,7 @@ export type ViolationCode =
   | 'cpu_limit_exceeded'
   | 'memory_limit_exceeded'
   | 'storage_limit_exceeded'
+  | 'ephemeral_storage_limit_exceeded'
   | 'timeout_exceeded'
   | 'idle_timeout_exceeded'
   | 'agent_sandbox_quota_exceeded'

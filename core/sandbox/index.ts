@@ -9,3 +9,4 @@ export * from './verdict.ts';
 export * from './warmpool.ts';
 export * from './reserved-env.ts';
 export * from './snapshot-marks.ts';
+export * from './resources.ts';

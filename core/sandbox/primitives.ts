@@ -40,18 +40,23 @@ export const EnvList = z
 
 export const Argv = z.array(z.string()).max(1024).describe('An argv: the program, then its arguments');
 
-const CpuAndMemory = (what: string) =>
+const ResourceList = (what: string) =>
   z.object({
     cpu: Quantity.optional().describe(`CPU ${what}, in cores: 500m, 1 or 2`),
     memory: Quantity.optional().describe(`Memory ${what}, in bytes: 512Mi or 2Gi`),
+    'ephemeral-storage': Quantity.optional().describe(
+      `Ephemeral storage ${what} (the container's writable filesystem and logs), in bytes: 10Gi`,
+    ),
   });
 
-/** Requests and limits for CPU and memory, in Kubernetes quantities. */
+/** Requests and limits for CPU, memory and ephemeral storage, in Kubernetes quantities. */
 export const ComputeResources = z
   .object({
-    requests: CpuAndMemory('request')
+    requests: ResourceList('request')
       .optional()
       .describe('What the scheduler reserves for the sandbox container'),
-    limits: CpuAndMemory('limit').optional().describe('What the sandbox container may use at most'),
+    limits: ResourceList('limit')
+      .optional()
+      .describe('What the sandbox container may use at most; each unset limit gets a default'),
   })
-  .describe('CPU and memory of the sandbox container, as Kubernetes quantities');
+  .describe('CPU, memory and ephemeral storage of the sandbox container, as Kubernetes quantities');

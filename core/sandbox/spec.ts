@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { Argv, ComputeResources, Duration, EnvList, Quantity } from './primitives.ts';
+import { SandboxPod } from './resource.ts';
 
 export const SandboxMode = z.enum(['code', 'agent']);
 export type SandboxMode = z.infer<typeof SandboxMode>;
@@ -86,8 +87,28 @@ export type Credentials = z.infer<typeof Credentials>;
 
 export const PortProtocol = z.enum(['http']);
 
+/**
+ * A port a sandbox may forward: never sandboxd's own (reachable only with the sandbox's
+ * token). The same rule holds in the API (zod) and in the CRD (CEL), so a Sandbox written
+ * with kubectl is refused too; `POST …/ports` and the preview check the port the same way.
+ */
+export const ForwardablePort = z
+  .int()
+  .min(1)
+  .max(65535)
+  .refine((port) => port !== SandboxPod.port, `must not be ${SandboxPod.port}: it is sandboxd's port`)
+  .meta({
+    description: `Port the sandbox listens on; not ${SandboxPod.port}, sandboxd's`,
+    'x-kubernetes-validations': [
+      {
+        rule: `self != ${SandboxPod.port}`,
+        message: `must not be ${SandboxPod.port}: it is sandboxd's port`,
+      },
+    ],
+  });
+
 export const PortSpec = z.object({
-  port: z.int().min(1).max(65535).describe('Port the sandbox listens on'),
+  port: ForwardablePort,
   protocol: PortProtocol.default('http').describe('Protocol of the port; http is the only one'),
 });
 export type PortSpec = z.infer<typeof PortSpec>;

@@ -7,6 +7,7 @@ import {
   isCounted,
   resolveMaxConcurrentInvokes,
   resolvePolicy,
+  sandboxResources,
   type Candidate,
   type Policy,
   type Sandbox,
@@ -64,6 +65,8 @@ export class Governance {
       namespace: string;
       name: string;
       spec: SandboxSpec;
+      /** A dry run: judged with the same counts, but no quota is reserved. */
+      dryRun?: boolean;
     },
     reads?: CreateReads,
   ): Promise<Violation[]> {
@@ -81,6 +84,7 @@ export class Governance {
           name: input.name,
           user: input.user,
           mode: input.spec.mode,
+          ...(input.dryRun ? { dryRun: true } : {}),
           decide: (counts) => {
             refused.violations = checkCreate(policy, candidate, counts);
             if (refused.violations.length > 0) throw refused;
@@ -217,20 +221,25 @@ export class Governance {
   }
 }
 
-/** What the sandbox will really get: its own values, else its template's (`0` = infinite). */
+/**
+ * What the sandbox will really get: its own values, else its template's (`0` = infinite),
+ * and the container limits exactly as the operator writes them into the Pod
+ * (`sandboxResources`), so governance judges the Pod's own limits, defaults included.
+ */
 export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | undefined): Candidate {
+  const { limits } = sandboxResources(template, spec);
   const candidate: Candidate = {
     mode: spec.mode,
     templateName: spec.templateRef.name,
+    templateKind: spec.templateRef.kind,
     timeout: spec.timeout ?? template?.timeout ?? '0',
     idleTimeout: spec.idleTimeout ?? template?.idleTimeout ?? '0',
+    cpuLimit: limits.cpu,
+    memoryLimit: limits.memory,
+    ephemeralStorageLimit: limits['ephemeral-storage'],
   };
   const image = spec.image?.repository;
   if (image !== undefined) candidate.imageOverride = image;
-  const cpu = spec.resources?.limits?.cpu ?? template?.resources?.limits?.cpu;
-  if (cpu !== undefined) candidate.cpuLimit = cpu;
-  const memory = spec.resources?.limits?.memory ?? template?.resources?.limits?.memory;
-  if (memory !== undefined) candidate.memoryLimit = memory;
   const storage = spec.resources?.storage ?? template?.storage?.size;
   if (storage !== undefined) candidate.storage = storage;
   return candidate;

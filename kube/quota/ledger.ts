@@ -29,6 +29,8 @@ export interface ReserveRequest {
   mode: 'code' | 'agent';
   /** Decides with the counts of everything else in the namespace; a thrown error refuses. */
   decide: (counts: Counts) => void;
+  /** A dry run (`kubectl --dry-run=server`): decide with the same counts, reserve nothing. */
+  dryRun?: boolean;
 }
 
 /**
@@ -89,6 +91,7 @@ export class QuotaLedger {
         byUser: others.filter((o) => o.user === req.user).length,
         agents: others.filter((o) => o.mode === 'agent').length,
       });
+      if (req.dryRun) return; // nothing will be written, so nothing may hold a slot
       const data = Object.fromEntries(pending.map(([name, r]) => [name, JSON.stringify(r)]));
       data[req.name] = JSON.stringify({ user: req.user, mode: req.mode, at: now } satisfies Reservation);
       try {

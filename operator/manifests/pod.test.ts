@@ -74,3 +74,29 @@ describe("sandboxd's own variables", () => {
     });
   });
 });
+
+describe('limits that hold', () => {
+  test('`limits: {}` keeps the template limits; every container is bounded; the emptyDir too', () => {
+    const limited = {
+      image: 'debian:bookworm',
+      resources: { requests: { cpu: '250m', memory: '512Mi' }, limits: { cpu: '2', memory: '4Gi' } },
+    };
+    const s = sandbox('agent');
+    s.spec.resources = { limits: {} };
+    const pod = sandboxPod(s, limited, withMemory);
+    expect(pod.spec!.containers[0]!.resources).toEqual({
+      requests: { cpu: '250m', memory: '512Mi', 'ephemeral-storage': '0' },
+      limits: { cpu: '2', memory: '4Gi', 'ephemeral-storage': '10Gi' },
+    });
+    const all = [...pod.spec!.initContainers!, ...pod.spec!.containers];
+    expect(all.map((c) => c.name)).toEqual(['install-sandboxd', 'sandbox', 'agent-memory']);
+    for (const c of all)
+      expect(Object.keys(c.resources?.limits ?? {}).sort(), c.name).toEqual([
+        'cpu',
+        'ephemeral-storage',
+        'memory',
+      ]);
+    for (const v of pod.spec!.volumes!.filter((v) => v.emptyDir))
+      expect(v.emptyDir!.sizeLimit, v.name).toBe('64Mi');
+  });
+});

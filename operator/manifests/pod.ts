@@ -4,6 +4,7 @@ import {
   SANDBOXD_ENV_PREFIX,
   SandboxPod,
   sandboxObjectsName,
+  sandboxResources,
   sandboxdSecretName,
   workspaceClaimName,
   type Sandbox,
@@ -12,12 +13,24 @@ import {
 import type { OperatorSettings } from '../settings.ts';
 import { owned } from './meta.ts';
 
-function resources(sandbox: Sandbox, template: SandboxTemplateSpec): V1Container['resources'] {
-  const r = { ...template.resources, ...sandbox.spec.resources };
-  const clean = (o?: { cpu?: string | number; memory?: string | number }) =>
-    o && Object.fromEntries(Object.entries(o).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
-  return { requests: clean(r.requests), limits: clean(r.limits) };
-}
+/**
+ * Bounds of the Pod's helper containers, which the sandbox's own limits do not cover: the
+ * init container only copies sandboxd; the memory sidecar is the operator's choice, not the
+ * sandbox's. Requests stay small (Kubernetes would copy an unset request from the limit).
+ */
+export const HELPER_RESOURCES = {
+  install: {
+    requests: { cpu: '10m', memory: '16Mi', 'ephemeral-storage': '0' },
+    limits: { cpu: '500m', memory: '128Mi', 'ephemeral-storage': '64Mi' },
+  },
+  memory: {
+    requests: { cpu: '50m', memory: '128Mi', 'ephemeral-storage': '0' },
+    limits: { cpu: '1', memory: '1Gi', 'ephemeral-storage': '1Gi' },
+  },
+} as const satisfies Record<string, V1Container['resources']>;
+
+/** The `svc-bin` emptyDir's bound: room for the sandboxd executable, about 7 MiB. */
+export const SVC_BIN_SIZE_LIMIT = '64Mi';
 
 /** Environment: the template's, then the sandbox's, then credentials as secretKeyRefs. */
 function environment(sandbox: Sandbox, template: SandboxTemplateSpec): V1EnvVar[] {
@@ -48,6 +61,8 @@ function environment(sandbox: Sandbox, template: SandboxTemplateSpec): V1EnvVar[
  * emptyDir; the main container runs it from there in the template's image, and sandboxd
  * starts the template's command. No service-account token, no privilege escalation, no
  * capabilities; the Pod's processes share one PID namespace so the pause process reaps.
+ * Every container has CPU, memory and ephemeral-storage limits and the emptyDir a size
+ * limit, so the Pod as a whole is bounded (process counts: the kubelet's podPidsLimit).
  */
 export function sandboxPod(
   sandbox: Sandbox,
@@ -60,7 +75,7 @@ export function sandboxPod(
   const credentialFiles = sandbox.spec.credentials?.files ?? [];
   const volumes: V1Volume[] = [
     { name: 'workspace', persistentVolumeClaim: { claimName: workspaceClaimName(objects) } },
-    { name: 'svc-bin', emptyDir: {} },
+    { name: 'svc-bin', emptyDir: { sizeLimit: SVC_BIN_SIZE_LIMIT } },
     { name: 'svc-token', secret: { secretName: sandboxdSecretName(name), defaultMode: 0o440 } },
     ...credentialFiles.map((f, i) => ({
       name: `credential-${i}`,
@@ -103,6 +118,7 @@ export function sandboxPod(
           image: settings.sandboxdImage,
           command: ['cp', settings.sandboxdPath, `${SandboxPod.binDir}/sandboxd`],
           volumeMounts: [{ name: 'svc-bin', mountPath: SandboxPod.binDir }],
+          resources: HELPER_RESOURCES.install,
           securityContext: hardened,
         },
       ],
@@ -118,7 +134,7 @@ export function sandboxPod(
             httpGet: { path: '/healthz', port: SandboxPod.port as never },
             periodSeconds: 2,
           },
-          resources: resources(sandbox, template),
+          resources: sandboxResources(template, sandbox.spec),
           volumeMounts: mounts,
           securityContext: hardened,
         },
@@ -148,6 +164,7 @@ function memoryContainer(
       { name: 'MEMORY_DATA_DIR', value: MEMORY_DATA_DIR },
     ],
     volumeMounts: [{ name: 'workspace', mountPath: '/workspace' }],
+    resources: HELPER_RESOURCES.memory,
     securityContext: hardened,
   };
 }

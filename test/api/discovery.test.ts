@@ -35,7 +35,8 @@ beforeAll(async () => {
   });
   const put = await api.call('PUT', `/governance/policies/${ns.name}`, {
     key: api.keys.admin,
-    body: { allowedTemplates: ['default', 'team'] },
+    // A namespace's own template is allowed by kind and name; a plain name is a cluster template.
+    body: { allowedTemplates: ['default', 'SandboxTemplate/team'] },
   });
   expect(put.status, await put.clone().text()).toBe(200);
 }, 60_000);

@@ -612,13 +612,17 @@ export interface components {
                     cpu?: number | string;
                     /** @description Memory request, in bytes: 512Mi or 2Gi */
                     memory?: number | string;
+                    /** @description Ephemeral storage request (the container's writable filesystem and logs), in bytes: 10Gi */
+                    "ephemeral-storage"?: number | string;
                 };
-                /** @description What the sandbox container may use at most */
+                /** @description What the sandbox container may use at most; each unset limit gets a default */
                 limits?: {
                     /** @description CPU limit, in cores: 500m, 1 or 2 */
                     cpu?: number | string;
                     /** @description Memory limit, in bytes: 512Mi or 2Gi */
                     memory?: number | string;
+                    /** @description Ephemeral storage limit (the container's writable filesystem and logs), in bytes: 10Gi */
+                    "ephemeral-storage"?: number | string;
                 };
                 /** @description Size of the /workspace volume, such as 1Gi */
                 storage?: number | string;
@@ -635,7 +639,7 @@ export interface components {
             }[];
             /** @description Ports forwarded to a Service (and a preview URL when a preview domain is set) */
             ports?: {
-                /** @description Port the sandbox listens on */
+                /** @description Port the sandbox listens on; not 9000, sandboxd's */
                 port: number;
                 /**
                  * @description Protocol of the port; http is the only one
@@ -792,6 +796,7 @@ export interface components {
             maxCpu?: number | string;
             maxMemory?: number | string;
             maxStorage?: number | string;
+            maxEphemeralStorage?: number | string;
             maxTimeout?: string;
             maxIdleTimeout?: string;
             allowedTemplates?: string[];
@@ -1007,13 +1012,17 @@ export interface components {
                         cpu?: number | string;
                         /** @description Memory request, in bytes: 512Mi or 2Gi */
                         memory?: number | string;
+                        /** @description Ephemeral storage request (the container's writable filesystem and logs), in bytes: 10Gi */
+                        "ephemeral-storage"?: number | string;
                     };
-                    /** @description What the sandbox container may use at most */
+                    /** @description What the sandbox container may use at most; each unset limit gets a default */
                     limits?: {
                         /** @description CPU limit, in cores: 500m, 1 or 2 */
                         cpu?: number | string;
                         /** @description Memory limit, in bytes: 512Mi or 2Gi */
                         memory?: number | string;
+                        /** @description Ephemeral storage limit (the container's writable filesystem and logs), in bytes: 10Gi */
+                        "ephemeral-storage"?: number | string;
                     };
                     /** @description Size of the /workspace volume, such as 1Gi */
                     storage?: number | string;
@@ -1030,7 +1039,7 @@ export interface components {
                 }[];
                 /** @description Ports forwarded to a Service (and a preview URL when a preview domain is set) */
                 ports?: {
-                    /** @description Port the sandbox listens on */
+                    /** @description Port the sandbox listens on; not 9000, sandboxd's */
                     port: number;
                     /**
                      * @description Protocol of the port; http is the only one

@@ -13,9 +13,20 @@ const FIELDS: { name: Field; label: string; kind: 'int' | 'text' | 'list'; hint:
   { name: 'maxCpu', label: 'Max CPU', kind: 'text', hint: 'a quantity, e.g. 2 or 500m' },
   { name: 'maxMemory', label: 'Max memory', kind: 'text', hint: 'a quantity, e.g. 4Gi' },
   { name: 'maxStorage', label: 'Max storage', kind: 'text', hint: 'a quantity, e.g. 20Gi' },
+  {
+    name: 'maxEphemeralStorage',
+    label: 'Max ephemeral storage',
+    kind: 'text',
+    hint: 'a quantity, e.g. 10Gi',
+  },
   { name: 'maxTimeout', label: 'Max timeout', kind: 'text', hint: 'a duration, e.g. 8h' },
   { name: 'maxIdleTimeout', label: 'Max idle timeout', kind: 'text', hint: 'a duration, e.g. 30m' },
-  { name: 'allowedTemplates', label: 'Allowed templates', kind: 'list', hint: 'names, comma-separated' },
+  {
+    name: 'allowedTemplates',
+    label: 'Allowed templates',
+    kind: 'list',
+    hint: 'names (ClusterSandboxTemplates) or SandboxTemplate/<name>, comma-separated',
+  },
   {
     name: 'approvedRegistries',
     label: 'Approved registries',

@@ -308,6 +308,7 @@ class Policy:
     max_cpu: Quantity | None = None
     max_memory: Quantity | None = None
     max_storage: Quantity | None = None
+    max_ephemeral_storage: Quantity | None = None
     max_timeout: str | None = None
     max_idle_timeout: str | None = None
     allowed_templates: list[str] | None = None
