@@ -498,8 +498,8 @@ func (b *beneath) walkAt(fd int, prefix string, visit func(name string, dirfd in
 			continue
 		}
 		sub, err := b.openat(fd, n, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
-		if err == unix.ENOENT {
-			continue
+		if err == unix.ENOENT || err == unix.ENOTDIR || err == unix.ELOOP {
+			continue // gone, or swapped for a link, since it was looked at: not followed
 		}
 		if err != nil {
 			return &os.PathError{Op: "open", Path: prefix + n, Err: err}

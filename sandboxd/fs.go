@@ -20,7 +20,9 @@ import (
 
 // The file API (`/fs?path=…`): list, read, write, delete, mkdir and move, confined to the
 // workspace. Every path is checked before anything is touched: absolute, no `..` segment,
-// inside the workspace, and inside it still once symbolic links are followed.
+// inside the workspace, and inside it still once symbolic links are followed; then every
+// open, listing and change goes through beneath.go, relative to a directory fd of the root,
+// where the kernel keeps it beneath that root whatever changed since the check.
 
 // copyBufferBytes is the one buffer a transfer uses: memory stays flat however large the file.
 const copyBufferBytes = 256 * 1024
