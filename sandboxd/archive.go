@@ -15,7 +15,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Archives of a workspace folder (`/archive?path=…`): GET streams a zip, tar or tar.gz of it,
@@ -54,27 +57,34 @@ func (s *server) downloadArchive(w http.ResponseWriter, requested, format string
 	if kinds[format] == "" {
 		return &fsError{http.StatusBadRequest, "bad_request", "format must be zip, tar or tar.gz"}
 	}
-	real, err := resolveExisting(s.workspace, requested, true)
+	b, err := openBeneath(s.workspace)
 	if err != nil {
 		return err
 	}
-	if info, err := os.Stat(real); err != nil {
+	defer b.Close()
+	rel, err := resolveExisting(b, requested, true)
+	if err != nil {
 		return err
-	} else if !info.IsDir() {
-		return &fsError{http.StatusBadRequest, "not_a_directory", requested + " is not a folder"}
 	}
+	fd, err := b.openat(b.fd, rel, unix.O_PATH|unix.O_DIRECTORY, 0)
+	if errors.Is(err, syscall.ENOTDIR) {
+		return &fsError{http.StatusBadRequest, "not_a_directory", requested + " is not a folder"}
+	} else if err != nil {
+		return b.pathErr("open", requested, err)
+	}
+	defer unix.Close(fd)
 	name := filepath.Base(filepath.Clean(requested))
 	w.Header().Set("content-type", kinds[format])
 	w.Header().Set("content-disposition", fmt.Sprintf(`attachment; filename="%s.%s"`, strings.ReplaceAll(name, `"`, ""), format))
 	w.WriteHeader(http.StatusOK)
 	switch format {
 	case "zip":
-		err = writeZip(w, real)
+		err = writeZip(w, b, fd)
 	case "tar":
-		err = writeTar(w, real)
+		err = writeTar(w, b, fd)
 	default:
 		gz := gzip.NewWriter(w)
-		if err = writeTar(gz, real); err == nil {
+		if err = writeTar(gz, b, fd); err == nil {
 			err = gz.Close()
 		}
 	}
@@ -86,39 +96,16 @@ func (s *server) downloadArchive(w http.ResponseWriter, requested, format string
 	return nil
 }
 
-// walkArchive calls visit for every entry below dir (not dir itself), in lexical order,
-// with its slash-separated name relative to dir. Links are entries, never followed.
-func walkArchive(dir string, visit func(name, full string, info os.FileInfo) error) error {
-	return filepath.WalkDir(dir, func(full string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if full == dir {
-			return nil
-		}
-		info, err := d.Info()
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil // gone while we walked
-		}
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(dir, full)
-		if err != nil {
-			return err
-		}
-		return visit(filepath.ToSlash(rel), full, info)
-	})
-}
-
-func writeTar(out io.Writer, dir string) error {
+// writeTar writes the folder dir (an fd opened beneath the root) as a tar; every entry is
+// read relative to the folder it is in (beneath.go's walkAt), links as links.
+func writeTar(out io.Writer, b *beneath, dir int) error {
 	tw := tar.NewWriter(out)
 	buf := make([]byte, copyBufferBytes)
-	err := walkArchive(dir, func(name, full string, info os.FileInfo) error {
+	err := b.walkAt(dir, "", func(name string, dirfd int, base string, info os.FileInfo) error {
 		link := ""
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(full)
+			target, err := readlinkAt(dirfd, base)
 			if err != nil {
 				return err
 			}
@@ -143,7 +130,7 @@ func writeTar(out io.Writer, dir string) error {
 		if !info.Mode().IsRegular() {
 			return nil
 		}
-		return copyFileTo(tw, full, hdr.Size, buf)
+		return b.copyFileTo(tw, dirfd, base, hdr.Size, buf)
 	})
 	if err != nil {
 		return err
@@ -151,10 +138,10 @@ func writeTar(out io.Writer, dir string) error {
 	return tw.Close()
 }
 
-func writeZip(out io.Writer, dir string) error {
+func writeZip(out io.Writer, b *beneath, dir int) error {
 	zw := zip.NewWriter(out)
 	buf := make([]byte, copyBufferBytes)
-	err := walkArchive(dir, func(name, full string, info os.FileInfo) error {
+	err := b.walkAt(dir, "", func(name string, dirfd int, base string, info os.FileInfo) error {
 		isLink := info.Mode()&fs.ModeSymlink != 0
 		if !isLink && !info.IsDir() && !info.Mode().IsRegular() {
 			return nil
@@ -176,7 +163,7 @@ func writeZip(out io.Writer, dir string) error {
 		}
 		if isLink {
 			// A zip keeps a link as an entry with the link mode whose content is its target.
-			target, err := os.Readlink(full)
+			target, err := readlinkAt(dirfd, base)
 			if err != nil {
 				return err
 			}
@@ -186,7 +173,7 @@ func writeZip(out io.Writer, dir string) error {
 		if info.IsDir() {
 			return nil
 		}
-		return copyFileTo(entry, full, info.Size(), buf)
+		return b.copyFileTo(entry, dirfd, base, info.Size(), buf)
 	})
 	if err != nil {
 		return err
@@ -194,13 +181,15 @@ func writeZip(out io.Writer, dir string) error {
 	return zw.Close()
 }
 
-// copyFileTo copies exactly size bytes of the file (the size its header announced, should
-// the file have changed since).
-func copyFileTo(out io.Writer, full string, size int64, buf []byte) error {
-	f, err := os.Open(full)
+// copyFileTo copies exactly size bytes of the file name in the folder dirfd (the size its
+// header announced, should the file have changed since). O_NOFOLLOW: a link swapped in is an
+// error, never followed; O_NONBLOCK: a FIFO swapped in is not waited on.
+func (b *beneath) copyFileTo(out io.Writer, dirfd int, name string, size int64, buf []byte) error {
+	fd, err := b.openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
 	if err != nil {
-		return err
+		return &os.PathError{Op: "open", Path: name, Err: err}
 	}
+	f := os.NewFile(uintptr(fd), name)
 	defer f.Close()
 	n, err := io.CopyBuffer(out, io.LimitReader(f, size), buf)
 	if err != nil {
@@ -245,38 +234,46 @@ func refusedEntry(name, why string) error {
 // are written like a PUT (temporary sibling, then rename), folders' modes and times are set
 // last (so a read-only folder can still be filled), links last but one.
 func extractArchive(root, requested string, body io.Reader) (extracted, error) {
-	dest, err := checkRequested(root, requested, true)
+	b, err := openBeneath(root)
 	if err != nil {
 		return extracted{}, err
 	}
-	if dest != filepath.Clean(root) {
-		if _, err := resolveInside(root, dest); err != nil {
-			return extracted{}, asFsError(err)
-		}
+	defer b.Close()
+	target, err := checkRequested(b.root, requested, true)
+	if err != nil {
+		return extracted{}, err
 	}
-	if info, err := os.Stat(dest); err == nil && !info.IsDir() {
+	d, err := b.resolve(requested, b.relOf(target), true)
+	if err != nil {
+		return extracted{}, asFsError(err)
+	}
+	dest := d.rel // links on the way followed: every entry is named relative to it
+	if info, err := b.stat(requested, dest); err == nil && !info.IsDir() {
 		return extracted{}, &fsError{http.StatusConflict, "not_a_directory", requested + " exists and is not a folder"}
 	}
-	spool, err := os.CreateTemp(root, ".svc-archive-")
+	spoolName := ".svc-archive-" + randomHex(6)
+	fd, err := b.openat(b.fd, spoolName, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return extracted{}, err
+		return extracted{}, &os.PathError{Op: "create", Path: b.abs(spoolName), Err: err}
 	}
-	defer os.Remove(spool.Name())
+	spool := os.NewFile(uintptr(fd), spoolName)
+	defer unix.Unlinkat(b.fd, spoolName, 0)
 	defer spool.Close()
 
 	// Pass 1: spool and validate.
-	entries, err := validateArchive(root, dest, io.TeeReader(body, spool))
+	entries, err := validateArchive(b, dest, io.TeeReader(body, spool))
 	if err != nil {
 		return extracted{}, err
 	}
 	if _, err := spool.Seek(0, io.SeekStart); err != nil {
 		return extracted{}, err
 	}
-	// Pass 2: write.
+	// Pass 2: write, every entry relative to its folder opened beneath the root.
 	tr, err := openTar(spool)
 	if err != nil {
 		return extracted{}, err
 	}
+	relOf := func(name string) string { return path.Join(dest, name) }
 	var res extracted
 	var dirs, links []archiveEntry
 	for i := 0; ; {
@@ -292,45 +289,28 @@ func extractArchive(root, requested string, body io.Reader) (extracted, error) {
 		}
 		e := entries[i]
 		i++
-		target := filepath.Join(dest, filepath.FromSlash(e.name))
 		switch e.typeflag {
 		case tar.TypeDir:
-			if info, err := os.Lstat(target); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-				if err := os.Remove(target); err != nil {
-					return res, err
-				}
-			}
-			if err := os.MkdirAll(target, 0o755); err != nil {
-				return res, err
-			}
+			err = b.extractDir(relOf(e.name))
 			dirs = append(dirs, e)
 		case tar.TypeReg:
-			if _, _, err := writeAtomically(target, tr, e.mode); err != nil {
-				return res, err
+			var dir int
+			var name string
+			if dir, name, err = b.parentOf(e.name, relOf(e.name), true); err == nil {
+				_, _, err = b.writeAt(dir, name, tr, e.mode, e.modTime)
+				unix.Close(dir)
 			}
-			_ = os.Chtimes(target, e.modTime, e.modTime)
 			res.Files++
 			res.Bytes += e.size
 		default:
 			links = append(links, e)
 		}
-	}
-	for _, e := range links {
-		target := filepath.Join(dest, filepath.FromSlash(e.name))
-		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+		if err != nil {
 			return res, err
 		}
-		if info, err := os.Lstat(target); err == nil && !info.IsDir() {
-			if err := os.Remove(target); err != nil {
-				return res, err
-			}
-		}
-		if e.typeflag == tar.TypeSymlink {
-			err = os.Symlink(e.linkname, target)
-		} else {
-			err = os.Link(filepath.Join(dest, filepath.FromSlash(e.linkname)), target)
-		}
-		if err != nil {
+	}
+	for _, e := range links {
+		if err := b.extractLink(e, relOf(e.name), relOf(e.linkname)); err != nil {
 			return res, err
 		}
 		res.Files++
@@ -338,13 +318,85 @@ func extractArchive(root, requested string, body io.Reader) (extracted, error) {
 	// Deepest first, so setting a parent's time is the last change inside it.
 	sort.Slice(dirs, func(a, b int) bool { return dirs[a].name > dirs[b].name })
 	for _, e := range dirs {
-		target := filepath.Join(dest, filepath.FromSlash(e.name))
-		if err := os.Chmod(target, e.mode); err != nil {
+		if err := b.settleDir(relOf(e.name), e.mode, e.modTime); err != nil {
 			return res, err
 		}
-		_ = os.Chtimes(target, e.modTime, e.modTime)
 	}
 	return res, nil
+}
+
+// extractDir makes the folder rel, replacing a link of that name (a link is never a folder
+// an archive writes through).
+func (b *beneath) extractDir(rel string) error {
+	dir, name, err := b.parentOf(rel, rel, true)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	if info, err := lstatAt(dir, name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		if err := unix.Unlinkat(dir, name, 0); err != nil {
+			return &os.PathError{Op: "remove", Path: rel, Err: err}
+		}
+	}
+	if err := unix.Mkdirat(dir, name, 0o755); err != nil && err != unix.EEXIST {
+		return &os.PathError{Op: "mkdir", Path: rel, Err: err}
+	}
+	if info, err := lstatAt(dir, name); err != nil || !info.IsDir() {
+		return &os.PathError{Op: "mkdir", Path: rel, Err: syscall.ENOTDIR}
+	}
+	return nil
+}
+
+// extractLink makes the symbolic or hard link e at rel, replacing what is there but a folder;
+// a hard link's source (linkRel) is found beneath the root too, and never followed.
+func (b *beneath) extractLink(e archiveEntry, rel, linkRel string) error {
+	dir, name, err := b.parentOf(rel, rel, true)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	if info, err := lstatAt(dir, name); err == nil && !info.IsDir() {
+		if err := unix.Unlinkat(dir, name, 0); err != nil {
+			return &os.PathError{Op: "remove", Path: rel, Err: err}
+		}
+	}
+	if e.typeflag == tar.TypeSymlink {
+		err = unix.Symlinkat(e.linkname, dir, name)
+	} else {
+		var src int
+		var srcName string
+		if src, srcName, err = b.parentOf(linkRel, linkRel, false); err != nil {
+			return err
+		}
+		err = unix.Linkat(src, srcName, dir, name, 0)
+		unix.Close(src)
+	}
+	if err != nil {
+		return &os.PathError{Op: "link", Path: rel, Err: err}
+	}
+	return nil
+}
+
+// settleDir gives the folder rel its mode (less setuid and setgid) and time, through an fd
+// opened beneath the root without following a link swapped in for it.
+func (b *beneath) settleDir(rel string, mode os.FileMode, mtime time.Time) error {
+	dir, name, err := b.parentOf(rel, rel, false)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
+	fd, err := b.openat(dir, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	if err != nil {
+		return b.pathErr("chmod", rel, err)
+	}
+	err = unix.Fchmod(fd, unixPerm(safeMode(mode)))
+	unix.Close(fd)
+	if err != nil {
+		return &os.PathError{Op: "chmod", Path: rel, Err: err}
+	}
+	ts := unix.NsecToTimespec(mtime.UnixNano())
+	_ = unix.UtimesNanoAt(dir, name, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
+	return nil
 }
 
 // openTar reads a tar, gzip-compressed or not (told apart by gzip's magic bytes).
@@ -372,7 +424,8 @@ func cleanName(name string) string {
 
 // validateArchive reads the whole archive and returns its entries, or the first reason one
 // would land outside the workspace. Nothing is written but the spool its reader feeds.
-func validateArchive(root, dest string, body io.Reader) ([]archiveEntry, error) {
+func validateArchive(b *beneath, dest string, body io.Reader) ([]archiveEntry, error) {
+	destAbs := b.abs(dest)
 	tr, err := openTar(body)
 	if err != nil {
 		return nil, err
@@ -396,7 +449,7 @@ func validateArchive(root, dest string, body io.Reader) ([]archiveEntry, error) 
 		if len(entries) >= maxArchiveEntries {
 			return nil, &fsError{http.StatusBadRequest, "bad_archive", fmt.Sprintf("more than %d entries", maxArchiveEntries)}
 		}
-		e, err := checkEntry(root, dest, hdr, kinds)
+		e, err := checkEntry(b, destAbs, hdr, kinds)
 		if err != nil {
 			return nil, err
 		}
@@ -411,7 +464,7 @@ func validateArchive(root, dest string, body io.Reader) ([]archiveEntry, error) 
 			}
 		}
 		if e.typeflag == tar.TypeSymlink {
-			if err := checkLinkTarget(root, dest, e, kinds); err != nil {
+			if err := checkLinkTarget(b, destAbs, e, kinds); err != nil {
 				return nil, err
 			}
 		}
@@ -419,7 +472,7 @@ func validateArchive(root, dest string, body io.Reader) ([]archiveEntry, error) 
 	return entries, nil
 }
 
-func checkEntry(root, dest string, hdr *tar.Header, kinds map[string]byte) (archiveEntry, error) {
+func checkEntry(b *beneath, dest string, hdr *tar.Header, kinds map[string]byte) (archiveEntry, error) {
 	raw := hdr.Name
 	if strings.HasPrefix(raw, "/") {
 		return archiveEntry{}, refusedEntry(raw, "an absolute name")
@@ -436,15 +489,13 @@ func checkEntry(root, dest string, hdr *tar.Header, kinds map[string]byte) (arch
 	e := archiveEntry{name: name, linkname: hdr.Linkname, mode: unixMode(hdr.Mode & 0o7777), modTime: hdr.ModTime, size: hdr.Size}
 	target := filepath.Join(dest, filepath.FromSlash(name))
 	// Existing links on the way to it must stay inside too.
-	if _, err := resolveInside(root, target); err != nil {
+	rel, err := resolveInside(b, target)
+	if err != nil {
 		return e, asFsError(err)
 	}
 	switch hdr.Typeflag {
 	case tar.TypeReg, tar.TypeRegA:
 		e.typeflag = tar.TypeReg
-		if info, err := os.Lstat(target); err == nil && info.IsDir() {
-			return e, &fsError{http.StatusConflict, "is_a_directory", "archive entry " + raw + ": a folder of that name exists"}
-		}
 	case tar.TypeDir:
 		e.typeflag = tar.TypeDir
 	case tar.TypeSymlink:
@@ -465,7 +516,7 @@ func checkEntry(root, dest string, hdr *tar.Header, kinds map[string]byte) (arch
 	default:
 		return e, &fsError{http.StatusBadRequest, "bad_archive", fmt.Sprintf("archive entry %s: type %q is not a file, folder or link", raw, hdr.Typeflag)}
 	}
-	if info, err := os.Lstat(target); err == nil && info.IsDir() && e.typeflag != tar.TypeDir {
+	if info, err := b.lstat(target, rel); err == nil && info.IsDir() && e.typeflag != tar.TypeDir {
 		return e, &fsError{http.StatusConflict, "is_a_directory", "archive entry " + raw + ": a folder of that name exists"}
 	}
 	return e, nil
@@ -476,8 +527,8 @@ func checkEntry(root, dest string, hdr *tar.Header, kinds map[string]byte) (arch
 // what it climbs out of is no link (of the archive or on disk), since a `..` after a link
 // climbs from wherever the link leads. What the target names must, once links on disk are
 // followed, be inside the workspace too.
-func checkLinkTarget(root, dest string, e archiveEntry, kinds map[string]byte) error {
-	root = filepath.Clean(root)
+func checkLinkTarget(b *beneath, dest string, e archiveEntry, kinds map[string]byte) error {
+	root := b.root
 	linkDir := filepath.Dir(filepath.Join(dest, filepath.FromSlash(e.name)))
 	cur := linkDir
 	if strings.HasPrefix(e.linkname, "/") {
@@ -489,7 +540,10 @@ func checkLinkTarget(root, dest string, e archiveEntry, kinds map[string]byte) e
 				return k == tar.TypeSymlink
 			}
 		}
-		info, err := os.Lstat(p)
+		if p != root && !inside(root, p) {
+			return false // an ancestor of the workspace: not the archive's to change
+		}
+		info, err := b.lstat(p, b.relOf(p))
 		return err == nil && info.Mode()&fs.ModeSymlink != 0
 	}
 	for _, seg := range strings.Split(e.linkname, "/") {
@@ -510,7 +564,7 @@ func checkLinkTarget(root, dest string, e archiveEntry, kinds map[string]byte) e
 	if cur != root && !inside(root, cur) {
 		return refusedEntry(e.name, "a link to "+e.linkname+", outside the workspace")
 	}
-	if _, err := resolveInside(root, filepath.Join(cur, "x")); err != nil {
+	if _, err := resolveInside(b, filepath.Join(cur, "x")); err != nil {
 		return refusedEntry(e.name, "a link to "+e.linkname+", which leads outside the workspace")
 	}
 	return nil

@@ -10,8 +10,9 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"golang.org/x/sys/unix"
 )
 
 // The spec's configure limits (core/governance/limits.ts has the same figures).
@@ -139,30 +140,48 @@ func writeFiles(root string, body io.Reader) (int, error) {
 	if codes, messages := checkConfigureLimits(files); len(codes) > 0 {
 		return 0, &filesRefused{message: strings.Join(messages, "; "), codes: codes}
 	}
+	b, err := openBeneath(root)
+	if err != nil {
+		return 0, err
+	}
+	defer b.Close()
 	targets := make([]string, len(files))
 	for i, f := range files {
-		if targets[i], err = resolveInside(root, f.path); err != nil {
+		if targets[i], err = resolveInside(b, f.path); err != nil {
 			return 0, err
 		}
 	}
-	var temps []string
+	// Each file's folder is opened beneath the root once and kept until its rename, so the
+	// temporary file and the file are both named relative to that fd.
+	type pending struct {
+		dir        int
+		temp, name string
+	}
+	var temps []pending
 	fail := func(err error) (int, error) {
 		for _, t := range temps {
-			_ = os.Remove(t)
+			_ = unix.Unlinkat(t.dir, t.temp, 0)
+			unix.Close(t.dir)
 		}
 		return 0, err
 	}
 	for i, f := range files {
-		if err := os.MkdirAll(filepath.Dir(targets[i]), 0o755); err != nil {
-			return fail(err)
-		}
-		temp := filepath.Join(filepath.Dir(targets[i]), ".svc-tmp-"+randomHex(6))
-		out, err := os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, f.mode)
+		dir, name, err := b.parentOf(f.path, targets[i], true)
 		if err != nil {
 			return fail(err)
 		}
-		temps = append(temps, temp)
+		temp := ".svc-tmp-" + randomHex(6)
+		fd, err := b.openat(dir, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, unixPerm(safeMode(f.mode)))
+		if err != nil {
+			unix.Close(dir)
+			return fail(&os.PathError{Op: "create", Path: f.path, Err: err})
+		}
+		temps = append(temps, pending{dir, temp, name})
+		out := os.NewFile(uintptr(fd), f.path)
 		n, err := io.CopyN(out, r, f.size)
+		if err == nil && f.hasMode {
+			err = out.Chmod(safeMode(f.mode))
+		}
 		if cerr := out.Close(); err == nil {
 			err = cerr
 		}
@@ -172,19 +191,17 @@ func writeFiles(root string, body io.Reader) (int, error) {
 		if err != nil {
 			return fail(err)
 		}
-		if f.hasMode {
-			if err := os.Chmod(temp, f.mode); err != nil {
-				return fail(err)
-			}
-		}
 	}
 	if _, err := r.ReadByte(); err != io.EOF {
 		return fail(&filesRefused{message: "the body is longer than the manifest says", codes: []string{}})
 	}
-	for i, temp := range temps {
-		if err := os.Rename(temp, targets[i]); err != nil {
-			return fail(err)
+	for _, t := range temps {
+		if err := unix.Renameat(t.dir, t.temp, t.dir, t.name); err != nil {
+			return fail(&os.PathError{Op: "rename", Path: t.name, Err: err})
 		}
+	}
+	for _, t := range temps {
+		unix.Close(t.dir)
 	}
 	return len(targets), nil
 }

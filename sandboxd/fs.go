@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -11,14 +9,20 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // The file API (`/fs?path=…`): list, read, write, delete, mkdir and move, confined to the
 // workspace. Every path is checked before anything is touched: absolute, no `..` segment,
-// inside the workspace, and inside it still once symbolic links are followed.
+// inside the workspace, and inside it still once symbolic links are followed; then every
+// open, listing and change goes through beneath.go, relative to a directory fd of the root,
+// where the kernel keeps it beneath that root whatever changed since the check.
 
 // copyBufferBytes is the one buffer a transfer uses: memory stays flat however large the file.
 const copyBufferBytes = 256 * 1024
@@ -61,70 +65,73 @@ func checkRequested(root, requested string, allowRoot bool) (string, error) {
 	return target, nil
 }
 
-// resolveExisting is where an existing path really is, links followed: refused when that is
-// outside root, 404 when nothing is there.
-func resolveExisting(root, requested string, allowRoot bool) (string, error) {
-	target, err := checkRequested(root, requested, allowRoot)
+// resolveExisting is where an existing path really is, relative to the root, links followed
+// beneath it: refused when a link leads outside, 404 when nothing is there.
+func resolveExisting(b *beneath, requested string, allowRoot bool) (string, error) {
+	target, err := checkRequested(b.root, requested, allowRoot)
 	if err != nil {
 		return "", err
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
+	r, err := b.resolve(requested, b.relOf(target), true)
 	if err != nil {
-		return "", err
-	}
-	real, err := filepath.EvalSymlinks(target)
-	if errors.Is(err, fs.ErrNotExist) {
-		// A missing path under a link that leads out is still a refusal, not a 404.
-		if target != root {
-			if _, rerr := resolveInside(root, target); rerr != nil {
-				return "", asFsError(rerr)
-			}
-		}
-		return "", &fsError{http.StatusNotFound, "not_found", requested + " does not exist"}
-	}
-	if err != nil {
-		return "", err
-	}
-	if real != realRoot && !inside(realRoot, real) {
-		return "", outside(requested, "resolves outside "+root+" through a symbolic link")
-	}
-	if real == realRoot && !allowRoot {
-		return "", outside(requested, "resolves to "+root+" itself")
-	}
-	return real, nil
-}
-
-// resolveForWrite is where requested may be created or replaced: the path itself when it is
-// not a link, or the link's destination when that is inside root.
-func resolveForWrite(root, requested string) (string, error) {
-	target, err := checkRequested(root, requested, false)
-	if err != nil {
-		return "", err
-	}
-	if _, err := resolveInside(root, target); err != nil {
 		return "", asFsError(err)
 	}
-	if info, err := os.Lstat(target); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return resolveExisting(root, requested, false)
+	if !r.exists {
+		return "", &fsError{http.StatusNotFound, "not_found", requested + " does not exist"}
 	}
-	return target, nil
+	if r.rel == "." && !allowRoot {
+		return "", outside(requested, "resolves to "+b.root+" itself")
+	}
+	return r.rel, nil
 }
 
-// resolveEntry is a path whose own entry is acted on (delete, move): its folder must be
-// inside root, links followed, but the entry itself may be a link (the link is what moves).
-func resolveEntry(root, requested string) (string, os.FileInfo, error) {
-	target, err := checkRequested(root, requested, false)
+// resolveForWrite is where requested may be created or replaced, relative to the root: the
+// path itself when it is not a link, or the link's destination when that is inside root.
+func resolveForWrite(b *beneath, requested string) (string, error) {
+	target, err := checkRequested(b.root, requested, false)
 	if err != nil {
-		return "", nil, err
+		return "", err
 	}
-	if _, err := resolveInside(root, target); err != nil {
-		return "", nil, asFsError(err)
+	r, err := b.resolve(requested, b.relOf(target), false)
+	if err != nil {
+		return "", asFsError(err)
 	}
-	info, err := os.Lstat(target)
+	if info, err := b.lstat(requested, r.rel); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+		return resolveExisting(b, requested, false)
+	}
+	return r.rel, nil
+}
+
+// entry is a path whose own entry is acted on (delete, move): the folder it is in, opened
+// beneath the root (links followed), and its name there, which may be a link.
+type entry struct {
+	dir  int
+	name string
+	info os.FileInfo
+}
+
+// resolveEntry opens requested's folder beneath the root; the caller closes e.dir.
+func resolveEntry(b *beneath, requested string) (entry, error) {
+	target, err := checkRequested(b.root, requested, false)
+	if err != nil {
+		return entry{}, err
+	}
+	dir, name, err := b.parentOf(requested, b.relOf(target), false)
 	if errors.Is(err, fs.ErrNotExist) {
-		return "", nil, &fsError{http.StatusNotFound, "not_found", requested + " does not exist"}
+		return entry{}, &fsError{http.StatusNotFound, "not_found", requested + " does not exist"}
 	}
-	return target, info, err
+	if err != nil {
+		return entry{}, asFsError(err)
+	}
+	info, err := lstatAt(dir, name)
+	if err != nil {
+		unix.Close(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			return entry{}, &fsError{http.StatusNotFound, "not_found", requested + " does not exist"}
+		}
+		return entry{}, err
+	}
+	return entry{dir, name, info}, nil
 }
 
 func asFsError(err error) error {
@@ -151,19 +158,22 @@ type listing struct {
 	Entries []listEntry `json:"entries"`
 }
 
-// listDir lists real (a folder) under the name the caller used for it.
-func listDir(shown, real string) (listing, error) {
-	dirents, err := os.ReadDir(real)
+// listDir lists the folder dir under the name the caller used for it; every entry is
+// looked at with fstatat relative to dir, never by a path.
+func listDir(shown string, dir *os.File) (listing, error) {
+	fd := int(dir.Fd())
+	names, err := dir.Readdirnames(-1)
 	if err != nil {
 		return listing{}, err
 	}
-	out := listing{Path: shown, Entries: make([]listEntry, 0, len(dirents))}
-	for _, d := range dirents {
-		info, err := d.Info()
+	sort.Strings(names)
+	out := listing{Path: shown, Entries: make([]listEntry, 0, len(names))}
+	for _, name := range names {
+		info, err := lstatAt(fd, name)
 		if err != nil {
 			continue // gone since the folder was read
 		}
-		out.Entries = append(out.Entries, entryOf(filepath.Join(shown, d.Name()), info))
+		out.Entries = append(out.Entries, entryOf(filepath.Join(shown, name), info))
 	}
 	return out, nil
 }
@@ -228,9 +238,15 @@ func (s *server) serveFS(w http.ResponseWriter, r *http.Request) {
 
 func writeFsError(w http.ResponseWriter, err error) {
 	var fe *fsError
+	var refused *pathRefused
 	switch {
 	case errors.As(err, &fe):
 		writeJSON(w, fe.status, errorBody{fe.code, fe.msg})
+	case errors.As(err, &refused):
+		writeJSON(w, http.StatusBadRequest, errorBody{"path_outside_workspace", refused.Error()})
+	case errors.Is(err, fs.ErrNotExist):
+		// Gone between the lookup and the open (another process deleted it).
+		writeJSON(w, http.StatusNotFound, errorBody{"not_found", err.Error()})
 	case isNoSpace(err):
 		writeJSON(w, http.StatusInsufficientStorage, errorBody{"insufficient_storage", "the workspace volume is full: " + err.Error()})
 	case errors.Is(err, fs.ErrPermission):
@@ -247,11 +263,17 @@ func isNoSpace(err error) bool {
 }
 
 func (s *server) readPath(w http.ResponseWriter, r *http.Request, requested string) error {
-	real, err := resolveExisting(s.workspace, requested, true)
+	b, err := openBeneath(s.workspace)
 	if err != nil {
 		return err
 	}
-	f, err := os.Open(real)
+	defer b.Close()
+	rel, err := resolveExisting(b, requested, true)
+	if err != nil {
+		return err
+	}
+	// O_NONBLOCK: a FIFO swapped in is answered not_a_file, not waited on forever.
+	f, err := b.open(requested, rel, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {
 		return err
 	}
@@ -261,7 +283,7 @@ func (s *server) readPath(w http.ResponseWriter, r *http.Request, requested stri
 		return err
 	}
 	if info.IsDir() {
-		list, err := listDir(filepath.Clean(requested), real)
+		list, err := listDir(filepath.Clean(requested), f)
 		if err != nil {
 			return err
 		}
@@ -303,12 +325,22 @@ func (s *server) writePath(w http.ResponseWriter, r *http.Request, requested, mo
 	if err != nil {
 		return err
 	}
-	target, err := resolveForWrite(s.workspace, requested)
+	b, err := openBeneath(s.workspace)
 	if err != nil {
 		return err
 	}
+	defer b.Close()
+	rel, err := resolveForWrite(b, requested)
+	if err != nil {
+		return err
+	}
+	dir, name, err := b.parentOf(requested, rel, true)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(dir)
 	existed := false
-	if info, err := os.Stat(target); err == nil {
+	if info, err := lstatAt(dir, name); err == nil {
 		if info.IsDir() {
 			return &fsError{http.StatusConflict, "is_a_directory", requested + " is a folder"}
 		}
@@ -319,7 +351,7 @@ func (s *server) writePath(w http.ResponseWriter, r *http.Request, requested, mo
 	} else if !hasMode {
 		mode = 0o644
 	}
-	size, sum, err := writeAtomically(target, r.Body, mode)
+	size, sum, err := b.writeAt(dir, name, r.Body, mode, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -331,53 +363,33 @@ func (s *server) writePath(w http.ResponseWriter, r *http.Request, requested, mo
 	return nil
 }
 
-// writeAtomically streams body into a temporary sibling of target and renames it into place,
-// creating target's folders: a failure (a full volume, a body cut short) leaves nothing.
-func writeAtomically(target string, body io.Reader, mode os.FileMode) (int64, string, error) {
-	if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
-		return 0, "", err
-	}
-	temp := filepath.Join(filepath.Dir(target), ".svc-tmp-"+randomHex(6))
-	out, err := os.OpenFile(temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return 0, "", err
-	}
-	hash := sha256.New()
-	n, err := io.CopyBuffer(io.MultiWriter(out, hash), struct{ io.Reader }{body}, make([]byte, copyBufferBytes))
-	if cerr := out.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Chmod(temp, mode) // the exact bits, whatever the umask
-	}
-	if err == nil {
-		err = os.Rename(temp, target)
-	}
-	if err != nil {
-		_ = os.Remove(temp)
-		return 0, "", err
-	}
-	return n, hex.EncodeToString(hash.Sum(nil)), nil
-}
-
 func (s *server) deletePath(w http.ResponseWriter, requested, recursive string) error {
 	if recursive != "" && recursive != "true" && recursive != "false" {
 		return &fsError{http.StatusBadRequest, "bad_request", "recursive must be true or false"}
 	}
-	target, info, err := resolveEntry(s.workspace, requested)
+	b, err := openBeneath(s.workspace)
 	if err != nil {
 		return err
 	}
-	if info.IsDir() && recursive == "true" {
-		err = os.RemoveAll(target) // never follows links: a link inside goes, not what it points at
-	} else {
-		err = os.Remove(target)
-		if info.IsDir() && errors.Is(err, syscall.ENOTEMPTY) {
+	defer b.Close()
+	e, err := resolveEntry(b, requested)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(e.dir)
+	switch {
+	case e.info.IsDir() && recursive == "true":
+		err = b.removeAllAt(e.dir, e.name) // never follows links: a link inside goes, not what it points at
+	case e.info.IsDir():
+		err = unix.Unlinkat(e.dir, e.name, unix.AT_REMOVEDIR)
+		if errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
 			return &fsError{http.StatusConflict, "directory_not_empty", requested + " is a folder with entries: add ?recursive=true"}
 		}
+	default:
+		err = unix.Unlinkat(e.dir, e.name, 0)
 	}
 	if err != nil {
-		return err
+		return &os.PathError{Op: "remove", Path: requested, Err: err}
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -395,54 +407,69 @@ func (s *server) postPath(w http.ResponseWriter, r *http.Request, requested stri
 	if json.Unmarshal(line, &op) != nil {
 		return &fsError{http.StatusBadRequest, "bad_request", `the body must be {"op":"mkdir"} or {"op":"move","to":"/workspace/…"}`}
 	}
-	switch op.Op {
-	case "mkdir":
-		target, err := resolveForWrite(s.workspace, requested)
+	if op.Op != "mkdir" && op.Op != "move" {
+		return &fsError{http.StatusBadRequest, "bad_request", `op must be "mkdir" or "move"`}
+	}
+	b, err := openBeneath(s.workspace)
+	if err != nil {
+		return err
+	}
+	defer b.Close()
+	if op.Op == "mkdir" {
+		rel, err := resolveForWrite(b, requested)
 		if err != nil {
 			return err
 		}
-		if info, err := os.Stat(target); err == nil {
+		if info, err := b.stat(requested, rel); err == nil {
 			if !info.IsDir() {
 				return &fsError{http.StatusConflict, "already_exists", requested + " exists and is not a folder"}
 			}
 			writeJSON(w, http.StatusOK, map[string]string{"path": filepath.Clean(requested)})
 			return nil
 		}
-		if err := os.MkdirAll(target, 0o755); err != nil {
+		if err := b.mkdirAll(requested, rel); err != nil {
 			return err
 		}
 		writeJSON(w, http.StatusCreated, map[string]string{"path": filepath.Clean(requested)})
 		return nil
-	case "move":
-		if op.To == nil {
-			return &fsError{http.StatusBadRequest, "bad_request", "to is required for a move"}
-		}
-		from, _, err := resolveEntry(s.workspace, requested)
-		if err != nil {
-			return err
-		}
-		to, err := checkRequested(s.workspace, *op.To, false)
-		if err != nil {
-			return err
-		}
-		if _, err := resolveInside(s.workspace, to); err != nil {
-			return asFsError(err)
-		}
-		if _, err := os.Lstat(to); err == nil {
-			return &fsError{http.StatusConflict, "already_exists", *op.To + " already exists"}
-		}
-		if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
-			return err
-		}
-		if err := os.Rename(from, to); err != nil {
-			if errors.Is(err, syscall.EINVAL) {
-				return &fsError{http.StatusBadRequest, "bad_request", "a folder cannot move inside itself"}
-			}
-			return err
-		}
-		writeJSON(w, http.StatusOK, map[string]string{"path": filepath.Clean(*op.To)})
-		return nil
-	default:
-		return &fsError{http.StatusBadRequest, "bad_request", `op must be "mkdir" or "move"`}
 	}
+	if op.To == nil {
+		return &fsError{http.StatusBadRequest, "bad_request", "to is required for a move"}
+	}
+	from, err := resolveEntry(b, requested)
+	if err != nil {
+		return err
+	}
+	defer unix.Close(from.dir)
+	to, err := checkRequested(b.root, *op.To, false)
+	if err != nil {
+		return err
+	}
+	toDir, toName, err := b.parentOf(*op.To, b.relOf(to), false)
+	if errors.Is(err, fs.ErrNotExist) { // its folder is missing: nothing there to clash with
+		toDir, toName, err = b.parentOf(*op.To, b.relOf(to), true)
+	}
+	if err != nil {
+		return asFsError(err)
+	}
+	defer unix.Close(toDir)
+	if _, err := lstatAt(toDir, toName); err == nil {
+		return &fsError{http.StatusConflict, "already_exists", *op.To + " already exists"}
+	}
+	// RENAME_NOREPLACE: an entry made since the look above is not replaced either. A volume
+	// that does not know the flag answers EINVAL, and the plain rename then says what it means.
+	err = unix.Renameat2(from.dir, from.name, toDir, toName, unix.RENAME_NOREPLACE)
+	if errors.Is(err, syscall.EINVAL) {
+		err = unix.Renameat(from.dir, from.name, toDir, toName)
+	}
+	switch {
+	case errors.Is(err, syscall.EEXIST):
+		return &fsError{http.StatusConflict, "already_exists", *op.To + " already exists"}
+	case errors.Is(err, syscall.EINVAL):
+		return &fsError{http.StatusBadRequest, "bad_request", "a folder cannot move inside itself"}
+	case err != nil:
+		return &os.PathError{Op: "rename", Path: requested, Err: err}
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"path": filepath.Clean(*op.To)})
+	return nil
 }

@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // workspaceFixture is a workspace with a folder, a file, a link inside and a link out.
@@ -30,10 +32,32 @@ func workspaceFixture(t *testing.T) (root, elsewhere string) {
 	return root, elsewhere
 }
 
+// openTest is the workspace root opened as the handlers open it.
+func openTest(t *testing.T, root string) *beneath {
+	t.Helper()
+	b, err := openBeneath(root)
+	must(t, err)
+	t.Cleanup(func() { b.Close() })
+	return b
+}
+
+// dirFd opens rel beneath b's root as a folder, closed when the test ends.
+func dirFd(t *testing.T, b *beneath, rel string) int {
+	t.Helper()
+	fd, err := b.openat(b.fd, rel, unix.O_PATH|unix.O_DIRECTORY, 0)
+	must(t, err)
+	t.Cleanup(func() { unix.Close(fd) })
+	return fd
+}
+
 func codeOf(err error) string {
 	var fe *fsError
 	if errors.As(err, &fe) {
 		return fe.code
+	}
+	var refused *pathRefused
+	if errors.As(err, &refused) {
+		return "path_outside_workspace"
 	}
 	if err == nil {
 		return ""
@@ -43,6 +67,7 @@ func codeOf(err error) string {
 
 func TestPathConfinement(t *testing.T) {
 	root, elsewhere := workspaceFixture(t)
+	b := openTest(t, root)
 	cases := []struct {
 		name, path string
 		read       string // the code resolveExisting answers ("" when it serves the path)
@@ -64,11 +89,11 @@ func TestPathConfinement(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := resolveExisting(root, c.path, true)
+			_, err := resolveExisting(b, c.path, true)
 			if got := codeOf(err); got != c.read {
 				t.Errorf("read: %q, want %q", got, c.read)
 			}
-			_, err = resolveForWrite(root, c.path)
+			_, err = resolveForWrite(b, c.path)
 			if got := codeOf(err); got != c.write {
 				t.Errorf("write: %q, want %q", got, c.write)
 			}
@@ -78,15 +103,19 @@ func TestPathConfinement(t *testing.T) {
 
 func TestWriteAtomicallyLeavesNothingOnFailure(t *testing.T) {
 	root, _ := workspaceFixture(t)
+	b := openTest(t, root)
 	target := filepath.Join(root, "deep", "new", "f.bin")
-	n, sum, err := writeAtomically(target, strings.NewReader("hello"), 0o755)
+	dir, name, err := b.parentOf(target, "deep/new/f.bin", true)
+	must(t, err)
+	defer unix.Close(dir)
+	n, sum, err := b.writeAt(dir, name, strings.NewReader("hello"), 0o755, time.Time{})
 	must(t, err)
 	info, err := os.Stat(target)
 	must(t, err)
 	if n != 5 || sum != "2cf24dba5fb0a30e26e83b2ac5b9e29e1b161e5c1fa7425e73043362938b9824" || info.Mode().Perm() != 0o755 {
 		t.Fatalf("got %d %s %v", n, sum, info.Mode())
 	}
-	_, _, err = writeAtomically(filepath.Join(root, "g.bin"), io.MultiReader(strings.NewReader("part"), failing{}), 0o644)
+	_, _, err = b.writeAt(b.fd, "g.bin", io.MultiReader(strings.NewReader("part"), failing{}), 0o644, time.Time{})
 	if err == nil {
 		t.Fatal("a body cut short was accepted")
 	}
@@ -224,15 +253,17 @@ func TestArchiveRoundTrip(t *testing.T) {
 	must(t, os.Symlink("bin/run.sh", filepath.Join(src, "run")))
 	mtime := time.Unix(1_600_000_000, 0)
 	must(t, os.Chtimes(filepath.Join(src, "data.txt"), mtime, mtime))
+	b := openTest(t, root)
+	srcFd := dirFd(t, b, "src")
 
 	for _, format := range []string{"tar", "tar.gz"} {
 		t.Run(format, func(t *testing.T) {
 			var buf bytes.Buffer
 			if format == "tar" {
-				must(t, writeTar(&buf, src))
+				must(t, writeTar(&buf, b, srcFd))
 			} else {
 				gz := gzip.NewWriter(&buf)
-				must(t, writeTar(gz, src))
+				must(t, writeTar(gz, b, srcFd))
 				must(t, gz.Close())
 			}
 			dest := filepath.Join(root, "copy-"+format)
@@ -264,7 +295,8 @@ func TestZipKeepsLinksAndModes(t *testing.T) {
 	must(t, os.WriteFile(filepath.Join(root, "sub", "x.sh"), []byte("x"), 0o755))
 	must(t, os.Symlink("a.txt", filepath.Join(root, "sub", "l")))
 	var buf bytes.Buffer
-	must(t, writeZip(&buf, filepath.Join(root, "sub")))
+	b := openTest(t, root)
+	must(t, writeZip(&buf, b, dirFd(t, b, "sub")))
 	zr, err := zip.NewReader(bytes.NewReader(buf.Bytes()), int64(buf.Len()))
 	must(t, err)
 	got := map[string]os.FileMode{}

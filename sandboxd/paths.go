@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"io/fs"
 	"path/filepath"
 	"strings"
 )
@@ -19,10 +17,12 @@ func inside(root, target string) bool {
 	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
 }
 
-// resolveInside returns where requested may be written, or a *pathRefused. The path must be
-// absolute, lexically inside root (`..` cannot climb out), and its deepest existing ancestor
-// must really be inside root once symlinks are followed, so no link can carry a write outside.
-func resolveInside(root, requested string) (string, error) {
+// resolveInside returns where requested may be written, relative to the workspace root, or a
+// *pathRefused. The path must be absolute and lexically inside the root (`..` cannot climb
+// out), and the links on the way to its folder must stay inside once followed (beneath.go
+// reads them beneath the root). The path returned keeps those links: the open that writes
+// it is the one the kernel confines.
+func resolveInside(b *beneath, requested string) (string, error) {
 	if !filepath.IsAbs(requested) {
 		return "", &pathRefused{requested, "must be an absolute path"}
 	}
@@ -30,24 +30,12 @@ func resolveInside(root, requested string) (string, error) {
 		return "", &pathRefused{requested, "must not contain NUL"}
 	}
 	target := filepath.Clean(requested)
-	root = filepath.Clean(root)
-	if !inside(root, target) {
-		return "", &pathRefused{requested, "must be inside " + root}
+	if !inside(b.root, target) {
+		return "", &pathRefused{requested, "must be inside " + b.root}
 	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
+	rel := b.relOf(target)
+	if _, err := b.resolve(requested, rel, false); err != nil {
 		return "", err
 	}
-	for probe := filepath.Dir(target); ; probe = filepath.Dir(probe) {
-		real, err := filepath.EvalSymlinks(probe)
-		if err == nil {
-			if real != realRoot && !inside(realRoot, real) {
-				return "", &pathRefused{requested, "resolves outside " + root + " through a symbolic link"}
-			}
-			return target, nil
-		}
-		if !errors.Is(err, fs.ErrNotExist) || probe == "/" {
-			return "", err
-		}
-	}
+	return rel, nil
 }

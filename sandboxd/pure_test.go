@@ -36,7 +36,9 @@ func TestResolveInside(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			got, err := resolveInside(root, c.path)
+			b := openTest(t, root)
+			rel, err := resolveInside(b, c.path)
+			got := filepath.Join(root, rel)
 			if c.want == "" {
 				var refused *pathRefused
 				if !errors.As(err, &refused) {
