@@ -18,8 +18,10 @@ const sandbox: Sandbox = {
   metadata: { name: 's', namespace: 'n', uid: 'u' },
   spec: { mode: 'code', templateRef: { name: 't', kind: 'ClusterSandboxTemplate' }, stopped: false },
 };
-const withEgress = (egress: 'none' | 'internet' | 'all'): SandboxTemplateSpec =>
-  ({ image: 'debian:bookworm', network: { egress } });
+const withEgress = (egress: 'none' | 'internet' | 'all'): SandboxTemplateSpec => ({
+  image: 'debian:bookworm',
+  network: { egress },
+});
 const kubeDns = {
   namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'kube-system' } },
   podSelector: { matchLabels: { 'k8s-app': 'kube-dns' } },
