@@ -106,7 +106,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     previews: new PreviewTargets(kc),
     audit: new AuditRecorder(kc, logger),
     metrics: new ApiMetrics(),
-    governance: new Governance(kc, policies, new QuotaLedger(kc)),
+    governance: new Governance(kc, policies, new QuotaLedger(kc, { home: config['service-namespace'] })),
     namespaces: new NamespaceGate(kc, config['service-namespace']),
     credentials: new CredentialGate(kc),
     secrets: new UserSecrets(kc),

@@ -3,25 +3,57 @@
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { z } from 'zod';
-import { OperatorMetrics, startOperator } from '../operator/index.ts';
+import { DEFAULT_EGRESS, OperatorMetrics, startOperator } from '../operator/index.ts';
 import { createTracing, serveMetrics } from '../telemetry/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
+
+/** `a,b` → `['a', 'b']`, blanks dropped. */
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean);
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+/** `k=v,k2=v2` → a label map. */
+const labels = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((s) => Object.fromEntries(list(s).map((kv) => kv.split('=', 2) as [string, string])));
 
 const Config = z.object({
   kubeconfig: z.string().optional(),
   'service-namespace': z.string().default('svc-system'),
-  /** Watch one namespace only (empty: all). */
-  'watch-namespace': z.string().optional(),
+  /**
+   * The namespaces whose sandboxes this operator serves, comma-separated (the chart's
+   * `sandboxNamespaces`, where it is granted Pods, claims and Secrets): it watches only
+   * those. Unset or `*`: every namespace, which needs cluster-wide rights (less safe).
+   */
+  'sandbox-namespaces': z
+    .string()
+    .optional()
+    .transform((s) => (s === undefined || s.trim() === '*' ? undefined : list(s)))
+    .pipe(z.array(z.string().regex(NAMESPACE, 'must be namespace names, comma-separated, or *')).optional()),
   identity: z.string().default(process.env.POD_NAME ?? hostname()),
   'sandboxd-image': z.string().default('ghcr.io/svc-dev/svc:latest'),
   'sandboxd-path': z.string().default('/usr/local/bin/sandboxd'),
   'networking.previewDomain': z.string().optional(),
   'networking.portForwardIngressClass': z.string().default('nginx'),
   'networking.ingressNamespace': z.string().optional(),
-  'api-pod-labels': z
+  'api-pod-labels': labels('app.kubernetes.io/name=svc,app.kubernetes.io/component=api'),
+  /** The cluster's DNS Pods, the only destination of sandboxes' DNS (docs/install.md). */
+  'networking.dnsNamespace': z.string().default(DEFAULT_EGRESS.dns.namespace),
+  'networking.dnsPodLabels': labels(
+    Object.entries(DEFAULT_EGRESS.dns.podLabels)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(','),
+  ),
+  /** IPv4 ranges `egress: internet` leaves out, comma-separated: the cluster's Pod and Service ranges among them. */
+  'networking.internetExcept': z
     .string()
-    .default('app.kubernetes.io/name=svc,app.kubernetes.io/component=api')
-    .transform((s) => Object.fromEntries(s.split(',').map((kv) => kv.split('=', 2) as [string, string]))),
+    .default(DEFAULT_EGRESS.internetExcept.join(','))
+    .transform(list)
+    .pipe(z.array(z.cidrv4()).min(1)),
   'snapshot-wait-seconds': z.coerce.number().int().positive().default(300),
   'max-restarts': z.coerce.number().int().positive().default(5),
   'optional.agentMemorySidecar.enabled': booleanFlag,
@@ -54,7 +86,7 @@ export async function main(argv: string[]): Promise<number> {
   const operator = await startOperator({
     kc: loadKubeConfig(config.kubeconfig),
     logger,
-    namespace: config['watch-namespace'] || undefined,
+    namespace: config['sandbox-namespaces'],
     leaseNamespace: config['service-namespace'],
     identity: config.identity,
     leaseDurationSeconds: config['lease-duration-seconds'],
@@ -67,6 +99,10 @@ export async function main(argv: string[]): Promise<number> {
       previewDomain: config['networking.previewDomain'] || undefined,
       ingressClass: config['networking.portForwardIngressClass'],
       ingressNamespace: config['networking.ingressNamespace'],
+      egress: {
+        dns: { namespace: config['networking.dnsNamespace'], podLabels: config['networking.dnsPodLabels'] },
+        internetExcept: config['networking.internetExcept'],
+      },
       apiNamespace: config['service-namespace'],
       apiPodLabels: config['api-pod-labels'],
       snapshotWaitSeconds: config['snapshot-wait-seconds'],

@@ -34,7 +34,7 @@ export async function main(argv: string[]): Promise<number> {
   const logger = pino({ level: config['log-level'], base: { component: 'webhook' } });
   const kc = loadKubeConfig(config.kubeconfig);
   const store = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
-  const governance = new Governance(kc, store, new QuotaLedger(kc));
+  const governance = new Governance(kc, store, new QuotaLedger(kc, { home: config['service-namespace'] }));
   const metrics = new WebhookMetrics();
   const webhook = await startWebhook({
     tls: {

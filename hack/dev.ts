@@ -151,6 +151,9 @@ async function main(): Promise<number> {
       'operator',
       [
         ...['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:dev'],
+        // The namespace the chart's RBAC was rendered for: the operator may touch Pods,
+        // claims and Secrets there only, so it watches just that one.
+        ...['--sandbox-namespaces', NAMESPACE],
         // The dashboard's operator panels read these (reconciles, queue, leader).
         ...['--metrics-listen', `127.0.0.1:${metricsPort}`],
       ],

@@ -20,7 +20,8 @@ import { SandboxReconciler, type SandboxCaches } from './sandbox/index.ts';
 import { warmPools } from './warmpool/index.ts';
 import type { OperatorSettings } from './settings.ts';
 
-export type { OperatorSettings } from './settings.ts';
+export type { EgressSettings, OperatorSettings } from './settings.ts';
+export { DEFAULT_EGRESS } from './manifests/index.ts';
 
 export { OperatorMetrics } from './metrics.ts';
 
@@ -34,8 +35,11 @@ export interface OperatorOptions {
   kc: KubeConfig;
   logger: Logger;
   settings: OperatorSettings;
-  /** Watch one namespace only; every namespace when unset. */
-  namespace?: string;
+  /**
+   * The namespaces served: only their Sandboxes, pools and objects are watched (the chart
+   * grants Pods, claims and Secrets there only). Every namespace when unset.
+   */
+  namespace?: string | readonly string[];
   /** The service's namespace: the leader-election Lease and `svc-governance` live there. */
   leaseNamespace: string;
   /** This replica's name in the Lease (the Pod name in a cluster). */
@@ -99,7 +103,8 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     .catch(fail);
   if (created) o.logger.info({ namespace: o.leaseNamespace }, 'created the sandboxd key Secret');
 
-  const caches = await sandboxInformers(kc, o.logger, o.namespace).catch(fail);
+  const namespaces = typeof o.namespace === 'string' ? [o.namespace] : o.namespace;
+  const caches = await sandboxInformers(kc, o.logger, namespaces).catch(fail);
   // Watched, so a policy change reaches the agent sandboxes at once (see `watches` below).
   const policies = new PolicyStore(kc, o.leaseNamespace, (raw) => Policy.parse(raw));
   const locator = new SandboxdLocator({ kc, key: () => Promise.resolve(key) });
@@ -111,7 +116,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     kc,
     logger: o.logger,
     settings: o.settings,
-    namespace: o.namespace,
+    namespaces,
     caches,
     locator,
     key: () => Promise.resolve(key),
@@ -180,7 +185,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     warm.start(),
   ]).catch(fail);
   await caches.sandboxes.start().catch(fail);
-  o.logger.info({ namespace: o.namespace ?? '(all)' }, 'operator started');
+  o.logger.info({ namespaces: namespaces ?? '(all)' }, 'operator started');
   return { stop, metrics };
 }
 

@@ -8,7 +8,7 @@ import {
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { GROUP, Labels, VERSION } from '../core/index.ts';
-import { Informer } from '../kube/index.ts';
+import { Informer, scopesOf } from '../kube/index.ts';
 import { snapshotSource, type SandboxCaches } from './sandbox/index.ts';
 
 type List = { items: KubernetesObject[]; metadata?: { resourceVersion?: string } };
@@ -17,18 +17,19 @@ type List = { items: KubernetesObject[]; metadata?: { resourceVersion?: string }
  * One informer per kind the controllers read, each listed once and shared: Sandboxes and
  * both template kinds whole; Pods, claims, token Secrets, Services, Ingresses and
  * NetworkPolicies only those labelled with a sandbox; VolumeSnapshots when their CRD exists.
- * `namespace` limits the namespaced ones to it (ClusterSandboxTemplates are cluster-wide).
+ * `namespaces` limits the namespaced ones to a watch in each of them (ClusterSandboxTemplates
+ * are cluster-wide): the operator is granted Pods, claims and Secrets only there, and a
+ * cluster-wide watch, even label-selected, would need the right to list them everywhere.
  */
 export async function sandboxInformers(
   kc: KubeConfig,
   logger: Logger,
-  namespace?: string,
+  namespaces?: readonly string[],
 ): Promise<SandboxCaches> {
   const core = kc.makeApiClient(CoreV1Api);
   const net = kc.makeApiClient(NetworkingV1Api);
   const custom = kc.makeApiClient(CustomObjectsApi);
   const labelSelector = Labels.sandbox;
-  const ns = namespace;
   /** A labelled informer of a core or networking kind. */
   const labelled = <T extends KubernetesObject>(
     prefix: string,
@@ -40,29 +41,34 @@ export async function sandboxInformers(
       kc,
       logger,
       labelSelector,
-      path: ns ? `${prefix}/namespaces/${ns}/${plural}` : `${prefix}/${plural}`,
-      list: () => (ns ? inNamespace({ namespace: ns, labelSelector }) : everywhere({ labelSelector })),
+      scopes: scopesOf(
+        namespaces,
+        (ns) => (ns ? `${prefix}/namespaces/${ns}/${plural}` : `${prefix}/${plural}`),
+        (ns) => (ns ? inNamespace({ namespace: ns, labelSelector }) : everywhere({ labelSelector })),
+      ),
     });
   const ours = (plural: string, namespaced: boolean) => {
     const base = `/apis/${GROUP}/${VERSION}`;
-    const here = namespaced ? ns : undefined;
     return new Informer<KubernetesObject>({
       kc,
       logger,
-      path: here ? `${base}/namespaces/${here}/${plural}` : `${base}/${plural}`,
-      list: async () =>
-        (here
-          ? await custom.listNamespacedCustomObject({
-              group: GROUP,
-              version: VERSION,
-              namespace: here,
-              plural,
-            })
-          : await custom.listClusterCustomObject({
-              group: GROUP,
-              version: VERSION,
-              plural,
-            })) as KubernetesListObject<KubernetesObject>,
+      scopes: scopesOf(
+        namespaced ? namespaces : undefined,
+        (ns) => (ns ? `${base}/namespaces/${ns}/${plural}` : `${base}/${plural}`),
+        async (ns) =>
+          (ns
+            ? await custom.listNamespacedCustomObject({
+                group: GROUP,
+                version: VERSION,
+                namespace: ns,
+                plural,
+              })
+            : await custom.listClusterCustomObject({
+                group: GROUP,
+                version: VERSION,
+                plural,
+              })) as KubernetesListObject<KubernetesObject>,
+      ),
     });
   };
   const v1 = '/api/v1';
@@ -107,7 +113,7 @@ export async function sandboxInformers(
       (o) => net.listNamespacedNetworkPolicy(o),
       (o) => net.listNetworkPolicyForAllNamespaces(o),
     ),
-    snapshots: await snapshotSource(kc, logger, ns),
+    snapshots: await snapshotSource(kc, logger, namespaces),
   };
 }
 

@@ -1,3 +1,17 @@
+/** Where a sandbox's egress may go besides what its template allows (`network.egress`). */
+export interface EgressSettings {
+  /**
+   * The cluster's DNS Pods: the only destination of a sandbox's DNS (UDP and TCP 53), so
+   * port 53 is no way out to anywhere else, even with `egress: none`.
+   */
+  dns: { namespace: string; podLabels: Record<string, string> };
+  /**
+   * IPv4 ranges `egress: internet` never reaches: the cluster's Pod and Service ranges,
+   * private and link-local ranges (the cloud metadata address 169.254.169.254 included).
+   */
+  internetExcept: string[];
+}
+
 /** What the operator is told, parsed once in `cmd/operator.ts`. */
 export interface OperatorSettings {
   /** Image that holds the sandboxd executable (the svc image). */
@@ -12,6 +26,8 @@ export interface OperatorSettings {
   apiNamespace: string;
   /** Labels that select the API's Pods in `apiNamespace`. */
   apiPodLabels: Record<string, string>;
+  /** DNS and `internet` exclusions of every sandbox's NetworkPolicy; `DEFAULT_EGRESS` when unset. */
+  egress?: EgressSettings;
   /** Namespace of the ingress controller, allowed to reach forwarded ports. */
   ingressNamespace?: string;
   /** How long a clone waits for its VolumeSnapshot to exist and be ready before `Error`. */

@@ -1,5 +1,6 @@
 // Controller building blocks shared by the operator and devnode.
-export { Informer, keyOf, splitKey, isStatus, ignoring } from './informer.ts';
+export { Informer, keyOf, splitKey, isStatus, ignoring, scopesOf } from './informer.ts';
+export type { WatchScope } from './informer.ts';
 export {
   Controller,
   ownerByLabel,

@@ -6,24 +6,40 @@ const WATCH_MIN_MS = 5 * 60_000;
 
 type Lister = () => Promise<{ items: KubernetesObject[]; metadata?: { resourceVersion?: string } }>;
 
+/** One list+watch: a path and the list call that reads the same objects. */
+export interface WatchScope {
+  path: string;
+  list: Lister;
+}
+
 /**
  * A list+watch cache of one kind. client-node's ListWatch relists on a closed watch but
  * stops on an error, so this restarts it after a short pause. Each add, update or delete
  * calls the `onChange` callbacks (a controller enqueues keys there); reads come from the cache.
+ * Given `scopes` (one per namespace) it is one cache over several watches: an operator
+ * allowed into some namespaces only watches each of them, never the whole cluster.
  */
 export class Informer<T extends KubernetesObject> {
-  readonly #watch: ListWatch<KubernetesObject>;
+  readonly #watches: ListWatch<KubernetesObject>[];
   #stopped = false;
 
-  constructor(opts: {
-    kc: KubeConfig;
-    path: string;
-    list: Lister;
-    logger: Logger;
-    labelSelector?: string;
-    /** Watches only what it selects (`metadata.name=…` for one object); `list` must select the same. */
-    fieldSelector?: string;
-  }) {
+  constructor(
+    opts: {
+      kc: KubeConfig;
+      logger: Logger;
+      labelSelector?: string;
+      /** Watches only what it selects (`metadata.name=…` for one object); `list` must select the same. */
+      fieldSelector?: string;
+    } & (WatchScope | { scopes: readonly WatchScope[] }),
+  ) {
+    const scopes = 'scopes' in opts ? opts.scopes : [{ path: opts.path, list: opts.list }];
+    this.#watches = scopes.map((scope) => this.#listWatch(opts, scope));
+  }
+
+  #listWatch(
+    opts: { kc: KubeConfig; logger: Logger; labelSelector?: string; fieldSelector?: string },
+    scope: WatchScope,
+  ): ListWatch<KubernetesObject> {
     const watch = new Watch(opts.kc);
     // client-node ends a watch that delivered nothing for 30 s, so a quiet kind was watched
     // again twice a minute: requests for nothing. client-go's informers keep a watch 5–10
@@ -31,47 +47,69 @@ export class Informer<T extends KubernetesObject> {
     // (`requestTimeoutMs` is public at run time; its typings call it private.)
     (watch as unknown as { requestTimeoutMs: number }).requestTimeoutMs =
       WATCH_MIN_MS + Math.floor(Math.random() * WATCH_MIN_MS);
-    this.#watch = new ListWatch<KubernetesObject>(
-      opts.path,
+    const lw = new ListWatch<KubernetesObject>(
+      scope.path,
       watch,
-      opts.list,
+      scope.list,
       false,
       opts.labelSelector,
       opts.fieldSelector,
     );
-    this.#watch.on('error', (err) => {
+    lw.on('error', (err) => {
       if (this.#stopped) return;
-      opts.logger.debug({ err, path: opts.path }, 'watch failed; relisting');
+      opts.logger.debug({ err, path: scope.path }, 'watch failed; relisting');
       setTimeout(() => {
-        if (!this.#stopped) this.#watch.start().catch(() => undefined);
+        if (!this.#stopped) lw.start().catch(() => undefined);
       }, 500).unref();
     });
+    return lw;
   }
 
   onChange(cb: (obj: T) => void): void {
     const call = (o: KubernetesObject) => cb(o as T);
-    this.#watch.on('add', call);
-    this.#watch.on('update', call);
-    this.#watch.on('delete', call);
+    for (const lw of this.#watches) {
+      lw.on('add', call);
+      lw.on('update', call);
+      lw.on('delete', call);
+    }
   }
 
   /** Resolves once the first list has filled the cache. */
-  start(): Promise<void> {
-    return this.#watch.start();
+  async start(): Promise<void> {
+    await Promise.all(this.#watches.map((lw) => lw.start()));
   }
 
-  stop(): Promise<void> {
+  async stop(): Promise<void> {
     this.#stopped = true;
-    return this.#watch.stop();
+    await Promise.all(this.#watches.map((lw) => lw.stop()));
   }
 
   get(name: string, namespace?: string): T | undefined {
-    return this.#watch.get(name, namespace) as T | undefined;
+    for (const lw of this.#watches) {
+      const found = lw.get(name, namespace);
+      if (found) return found as T;
+    }
+    return undefined;
   }
 
   list(namespace?: string): readonly T[] {
-    return this.#watch.list(namespace) as readonly T[];
+    if (this.#watches.length === 1) return this.#watches[0]!.list(namespace) as readonly T[];
+    return this.#watches.flatMap((lw) => lw.list(namespace)) as T[];
   }
+}
+
+/**
+ * The scopes of a namespaced kind: one per namespace of `namespaces`, or one over the whole
+ * cluster when it is undefined. `path` and `list` get the namespace, or undefined for all.
+ */
+export function scopesOf(
+  namespaces: readonly string[] | undefined,
+  path: (namespace?: string) => string,
+  list: (namespace?: string) => ReturnType<Lister>,
+): WatchScope[] {
+  return namespaces === undefined
+    ? [{ path: path(), list: () => list() }]
+    : namespaces.map((ns) => ({ path: path(ns), list: () => list(ns) }));
 }
 
 /** `namespace/name` (or `name` for cluster-scoped objects), the key of a work queue. */

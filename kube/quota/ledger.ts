@@ -42,16 +42,30 @@ export interface ReserveRequest {
  * A reservation ends when its Sandbox is seen (a terminating one included: it no longer
  * counts, and neither does its reservation) and is removed by `release` once the Sandbox
  * exists or is deleted, so a deleted Sandbox frees its slot at once.
+ *
+ * Given `home` (the service's namespace, as the API and webhook run), every ledger lives
+ * there as `svc-quota-ledger-<namespace>`: they may write ConfigMaps in their own namespace
+ * only, and no user of a sandbox namespace can edit its ledger. Without it (in-process
+ * tests), a namespace's ledger is `svc-quota-ledger` in that namespace.
  */
 export class QuotaLedger {
   readonly #core: CoreV1Api;
   readonly #custom: CustomObjectsApi;
   readonly #now: () => number;
+  readonly #home: string | undefined;
 
-  constructor(kc: KubeConfig, now: () => number = Date.now) {
+  constructor(kc: KubeConfig, o: { home?: string; now?: () => number } = {}) {
     this.#core = kc.makeApiClient(CoreV1Api);
     this.#custom = kc.makeApiClient(CustomObjectsApi);
-    this.#now = now;
+    this.#now = o.now ?? Date.now;
+    this.#home = o.home;
+  }
+
+  /** Where the ledger of `namespace` is kept. */
+  #where(namespace: string): { name: string; namespace: string } {
+    return this.#home
+      ? { name: `${LEDGER}-${namespace}`, namespace: this.#home }
+      : { name: LEDGER, namespace };
   }
 
   /**
@@ -141,7 +155,7 @@ export class QuotaLedger {
 
   async #read(namespace: string): Promise<V1ConfigMap | undefined> {
     try {
-      return await this.#core.readNamespacedConfigMap({ name: LEDGER, namespace });
+      return await this.#core.readNamespacedConfigMap(this.#where(namespace));
     } catch (err) {
       if ((err as { code?: number }).code === 404) return undefined;
       throw err;
@@ -153,12 +167,13 @@ export class QuotaLedger {
     current: V1ConfigMap | undefined,
     data: Record<string, string>,
   ): Promise<void> {
+    const where = this.#where(namespace);
     if (current) {
-      await this.#core.replaceNamespacedConfigMap({ name: LEDGER, namespace, body: { ...current, data } });
+      await this.#core.replaceNamespacedConfigMap({ ...where, body: { ...current, data } });
     } else {
       await this.#core.createNamespacedConfigMap({
-        namespace,
-        body: { metadata: { name: LEDGER, labels: { 'app.kubernetes.io/part-of': 'svc' } }, data },
+        namespace: where.namespace,
+        body: { metadata: { name: where.name, labels: { 'app.kubernetes.io/part-of': 'svc' } }, data },
       });
     }
   }

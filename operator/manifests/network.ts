@@ -14,18 +14,25 @@ import {
   type Sandbox,
   type SandboxTemplateSpec,
 } from '../../core/index.ts';
-import type { OperatorSettings } from '../settings.ts';
+import type { EgressSettings, OperatorSettings } from '../settings.ts';
 import { SPEC_HASH, owned } from './meta.ts';
 
 /** The sandbox's NetworkPolicy. */
 export const networkPolicyName = (sandbox: string) => `sandbox-${sandbox}`;
 
-/** Private ranges kept out of `internet` egress: the cluster and its neighbours. */
-const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'];
+/**
+ * Without settings: DNS to kube-dns (the label both kube-dns and CoreDNS deployments keep),
+ * and `internet` without the private ranges, where clusters put their Pod and Service ranges,
+ * nor link-local (the cloud metadata address) or carrier-grade NAT.
+ */
+export const DEFAULT_EGRESS: EgressSettings = {
+  dns: { namespace: 'kube-system', podLabels: { 'k8s-app': 'kube-dns' } },
+  internetExcept: ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'],
+};
 
 /**
  * Ingress only from the API (to sandboxd and forwarded ports) and the ingress controller
- * (to forwarded ports); egress as the template says, DNS always.
+ * (to forwarded ports); egress as the template says, DNS to the cluster's DNS Pods always.
  */
 export function networkPolicy(
   sandbox: Sandbox,
@@ -38,7 +45,16 @@ export function networkPolicy(
     podSelector: { matchLabels: settings.apiPodLabels },
   };
   const ports = sandbox.spec.ports ?? [];
+  const { dns: dnsPods, internetExcept } = settings.egress ?? DEFAULT_EGRESS;
+  // Port 53 to the cluster's DNS Pods only: to any address it would be a way out (a tunnel,
+  // or a server of one's own on 53) that `egress: none` promises not to leave.
   const dns: V1NetworkPolicyEgressRule = {
+    to: [
+      {
+        namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': dnsPods.namespace } },
+        podSelector: { matchLabels: dnsPods.podLabels },
+      },
+    ],
     ports: [
       { protocol: 'UDP', port: 53 },
       { protocol: 'TCP', port: 53 },
@@ -50,7 +66,7 @@ export function networkPolicy(
       ? [{}]
       : egress === 'none'
         ? [dns]
-        : [dns, { to: [{ ipBlock: { cidr: '0.0.0.0/0', except: PRIVATE } }] }];
+        : [dns, { to: [{ ipBlock: { cidr: '0.0.0.0/0', except: internetExcept } }] }];
   const spec: V1NetworkPolicy['spec'] = {
     podSelector: { matchLabels: { [Labels.sandbox]: name } },
     policyTypes: ['Ingress', 'Egress'],

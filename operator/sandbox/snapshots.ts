@@ -1,6 +1,6 @@
 import { CustomObjectsApi, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { Informer, isStatus } from '../../kube/index.ts';
+import { Informer, isStatus, scopesOf } from '../../kube/index.ts';
 
 const SNAPSHOTS = { group: 'snapshot.storage.k8s.io', version: 'v1', plural: 'volumesnapshots' };
 
@@ -23,7 +23,11 @@ export interface Snapshots {
 }
 
 /** Watches VolumeSnapshots when the apiserver serves them (one list tells), else reads by GET. */
-export async function snapshotSource(kc: KubeConfig, logger: Logger, namespace?: string): Promise<Snapshots> {
+export async function snapshotSource(
+  kc: KubeConfig,
+  logger: Logger,
+  namespaces?: readonly string[],
+): Promise<Snapshots> {
   const custom = kc.makeApiClient(CustomObjectsApi);
   const remove = async (ns: string, name: string) => {
     try {
@@ -32,17 +36,20 @@ export async function snapshotSource(kc: KubeConfig, logger: Logger, namespace?:
       if (!isStatus(err, 404)) throw err;
     }
   };
-  const list = async () =>
+  const list = async (namespace?: string) =>
     (namespace
       ? await custom.listNamespacedCustomObject({ ...SNAPSHOTS, namespace })
       : await custom.listClusterCustomObject(SNAPSHOTS)) as { items: KubernetesObject[] };
-  const served = await list().then(
-    () => true,
-    (err: unknown) => {
-      if (isStatus(err, 404)) return false;
-      throw err;
-    },
-  );
+  // One list tells whether the CRD is served (serving no namespace at all: nothing to watch).
+  const served =
+    namespaces?.length !== 0 &&
+    (await list(namespaces?.[0]).then(
+      () => true,
+      (err: unknown) => {
+        if (isStatus(err, 404)) return false;
+        throw err;
+      },
+    ));
   if (!served) {
     logger.info('no VolumeSnapshot CRD: clones poll their snapshot');
     return {
@@ -65,8 +72,11 @@ export async function snapshotSource(kc: KubeConfig, logger: Logger, namespace?:
   const informer = new Informer<VolumeSnapshot>({
     kc,
     logger,
-    path: namespace ? `${base}/namespaces/${namespace}/volumesnapshots` : `${base}/volumesnapshots`,
-    list,
+    scopes: scopesOf(
+      namespaces,
+      (ns) => (ns ? `${base}/namespaces/${ns}/volumesnapshots` : `${base}/volumesnapshots`),
+      list,
+    ),
   });
   return {
     informer,

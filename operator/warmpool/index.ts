@@ -15,6 +15,7 @@ import { GROUP, VERSION, WarmPool } from '../../core/index.ts';
 import {
   Controller,
   Informer,
+  scopesOf,
   ownerByLabel,
   type Reconcile,
   type SandboxdLocator,
@@ -35,7 +36,8 @@ export interface WarmPoolsOptions {
   kc: KubeConfig;
   logger: Logger;
   settings: OperatorSettings;
-  namespace?: string;
+  /** The namespaces served (see `sandboxInformers`); every namespace when unset. */
+  namespaces?: readonly string[];
   /** The Sandbox controller's shared caches: templates are read (and watched) there. */
   caches: Pick<SandboxCaches, 'templates' | 'clusterTemplates' | 'pods' | 'claims'>;
   locator: SandboxdLocator;
@@ -56,46 +58,56 @@ export interface WarmPools {
 export function warmPools(o: WarmPoolsOptions): WarmPools {
   const custom = o.kc.makeApiClient(CustomObjectsApi);
   const core = o.kc.makeApiClient(CoreV1Api);
-  const ns = o.namespace;
+  const ns = o.namespaces;
   const base = `/apis/${GROUP}/${VERSION}`;
   const pools = new Informer<KubernetesObject>({
     kc: o.kc,
     logger: o.logger,
-    path: ns ? `${base}/namespaces/${ns}/sandboxwarmpools` : `${base}/sandboxwarmpools`,
-    list: async () =>
-      (ns
-        ? await custom.listNamespacedCustomObject({
-            group: GROUP,
-            version: VERSION,
-            namespace: ns,
-            plural: 'sandboxwarmpools',
-          })
-        : await custom.listClusterCustomObject({
-            group: GROUP,
-            version: VERSION,
-            plural: 'sandboxwarmpools',
-          })) as KubernetesListObject<KubernetesObject>,
+    scopes: scopesOf(
+      ns,
+      (here) => (here ? `${base}/namespaces/${here}/sandboxwarmpools` : `${base}/sandboxwarmpools`),
+      async (here) =>
+        (here
+          ? await custom.listNamespacedCustomObject({
+              group: GROUP,
+              version: VERSION,
+              namespace: here,
+              plural: 'sandboxwarmpools',
+            })
+          : await custom.listClusterCustomObject({
+              group: GROUP,
+              version: VERSION,
+              plural: 'sandboxwarmpools',
+            })) as KubernetesListObject<KubernetesObject>,
+    ),
   });
   const labelSelector = WarmPool.poolLabel;
   const memberPods = new Informer<V1Pod>({
     kc: o.kc,
     logger: o.logger,
     labelSelector,
-    path: ns ? `/api/v1/namespaces/${ns}/pods` : '/api/v1/pods',
-    list: () =>
-      ns
-        ? core.listNamespacedPod({ namespace: ns, labelSelector })
-        : core.listPodForAllNamespaces({ labelSelector }),
+    scopes: scopesOf(
+      ns,
+      (here) => (here ? `/api/v1/namespaces/${here}/pods` : '/api/v1/pods'),
+      (here) =>
+        here
+          ? core.listNamespacedPod({ namespace: here, labelSelector })
+          : core.listPodForAllNamespaces({ labelSelector }),
+    ),
   });
   const memberClaims = new Informer<V1PersistentVolumeClaim>({
     kc: o.kc,
     logger: o.logger,
     labelSelector,
-    path: ns ? `/api/v1/namespaces/${ns}/persistentvolumeclaims` : '/api/v1/persistentvolumeclaims',
-    list: () =>
-      ns
-        ? core.listNamespacedPersistentVolumeClaim({ namespace: ns, labelSelector })
-        : core.listPersistentVolumeClaimForAllNamespaces({ labelSelector }),
+    scopes: scopesOf(
+      ns,
+      (here) =>
+        here ? `/api/v1/namespaces/${here}/persistentvolumeclaims` : '/api/v1/persistentvolumeclaims',
+      (here) =>
+        here
+          ? core.listNamespacedPersistentVolumeClaim({ namespace: here, labelSelector })
+          : core.listPersistentVolumeClaimForAllNamespaces({ labelSelector }),
+    ),
   });
   const metrics = new WarmPoolMetrics(o.registry);
   const typedPools = pools as unknown as PoolCache;

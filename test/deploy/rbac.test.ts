@@ -38,6 +38,8 @@ const root = resolve(import.meta.dirname, '../..');
 const ns = useNamespace('rbac');
 /** The release's own namespace: ServiceAccounts, Roles, Lease, API keys, policy, sandboxd key. */
 const system = useNamespace('rbac-sys');
+/** A namespace the chart does not list in sandboxNamespaces: none of svc's business. */
+const outside = useNamespace('rbac-out');
 useDevnode(ns);
 // A plain HTTP server in the workspace, for the preview proxy.
 const template = useClusterTemplate('rbac', ns, {
@@ -51,6 +53,8 @@ let dir = '';
 let base = '';
 let keys: { admin: string; alice: string; bob: string };
 let apiKc: KubeConfig;
+let operatorKc: KubeConfig;
+let webhookKc: KubeConfig;
 /** Admin endpoints need an admin group from OIDC (or devAuth, which the test must not use). */
 const issuer = new OidcIssuer();
 let adminBearer = '';
@@ -103,10 +107,10 @@ beforeAll(async () => {
     ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind),
   ) as KubernetesObject[];
   expect(rbac.map((o) => o.kind).sort()).toEqual([
-    ...Array<string>(4).fill('ClusterRole'),
+    ...Array<string>(5).fill('ClusterRole'),
     ...Array<string>(3).fill('ClusterRoleBinding'),
     ...Array<string>(3).fill('Role'),
-    ...Array<string>(4).fill('RoleBinding'),
+    ...Array<string>(5).fill('RoleBinding'),
     ...Array<string>(3).fill('ServiceAccount'),
   ]);
   const objects = KubernetesObjectApi.makeApiClient(system.kc);
@@ -120,6 +124,8 @@ beforeAll(async () => {
   const api = await serviceAccountKubeconfig(`${fullname}-api`);
   const webhook = await serviceAccountKubeconfig(`${fullname}-webhook`);
   apiKc = api.kc;
+  operatorKc = operator.kc;
+  webhookKc = webhook.kc;
 
   // An installer's first step: API keys, kept hashed in the release namespace.
   const store = new ApiKeyStore({ kc: system.kc, namespace: system.name, cacheMs: 0 });
@@ -133,7 +139,7 @@ beforeAll(async () => {
   adminBearer = `Bearer ${await issuer.token({ sub: 'root', groups: ['svc-admins'] })}`;
   svc('operator', [
     'operator',
-    ...['--kubeconfig', operator.path, '--service-namespace', system.name, '--watch-namespace', ns.name],
+    ...['--kubeconfig', operator.path, '--service-namespace', system.name, '--sandbox-namespaces', ns.name],
     ...['--identity', 'rbac-test', '--sandboxd-image', 'svc:test', '--lease-duration-seconds', '5'],
     ...['--log-level', 'debug'],
   ]);
@@ -217,6 +223,13 @@ afterAll(async () => {
   }
   if (dir) await rm(dir, { recursive: true, force: true });
 }, 30_000);
+
+/** 200 when the call succeeded, else the apiserver's status code. */
+const status = (p: Promise<unknown>) =>
+  p.then(
+    () => 200,
+    (err: unknown) => (err as { code?: number }).code,
+  );
 
 async function call(method: string, path: string, key: string, body?: unknown): Promise<Response> {
   const sep = path.includes('?') ? '&' : '?';
@@ -394,11 +407,6 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
 
   test('the API’s ServiceAccount reads no Secret beyond its two and the sandbox namespace’s', async () => {
     const core = apiKc.makeApiClient(CoreV1Api);
-    const status = (p: Promise<unknown>) =>
-      p.then(
-        () => 200,
-        (err: unknown) => (err as { code?: number }).code,
-      );
     await system.core.createNamespacedSecret({
       namespace: system.name,
       body: { metadata: { name: 'unrelated' }, stringData: { password: 'x' } },
@@ -439,5 +447,79 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
         core.replaceNamespacedSecret({ name: 'svc-sandboxd-key', namespace: system.name, body: key }),
       ),
     ).toBe(403);
+  });
+
+  test('the operator’s ServiceAccount touches Secrets, Pods and claims only in the sandbox namespaces', async () => {
+    const core = operatorKc.makeApiClient(CoreV1Api);
+    await outside.core.createNamespacedSecret({
+      namespace: outside.name,
+      body: {
+        metadata: { name: 'theirs', labels: { 'svc.io/sandbox': 'x' } },
+        stringData: { password: 'x' },
+      },
+    });
+    await ns.core.createNamespacedSecret({
+      namespace: ns.name,
+      body: { metadata: { name: 'ours', labels: { 'svc.io/sandbox': 'x' } }, stringData: { token: 'x' } },
+    });
+    // Inside the namespace the chart lists: what a sandbox needs.
+    expect(await status(core.readNamespacedSecret({ name: 'ours', namespace: ns.name }))).toBe(200);
+    expect(await status(core.listNamespacedSecret({ namespace: ns.name }))).toBe(200);
+    expect(await status(core.listNamespacedPod({ namespace: ns.name }))).toBe(200);
+    expect(await status(core.listNamespacedPersistentVolumeClaim({ namespace: ns.name }))).toBe(200);
+    // Outside it, nothing: not by name, not by list, not by label, not cluster-wide.
+    expect(await status(core.readNamespacedSecret({ name: 'theirs', namespace: outside.name }))).toBe(403);
+    expect(await status(core.listNamespacedSecret({ namespace: outside.name }))).toBe(403);
+    expect(await status(core.listNamespacedSecret({ namespace: 'kube-system' }))).toBe(403);
+    expect(await status(core.listSecretForAllNamespaces({ labelSelector: 'svc.io/sandbox' }))).toBe(403);
+    expect(await status(core.listSecretForAllNamespaces())).toBe(403);
+    expect(await status(core.deleteNamespacedSecret({ name: 'theirs', namespace: outside.name }))).toBe(403);
+    expect(await status(core.listNamespacedPod({ namespace: outside.name }))).toBe(403);
+    expect(await status(core.readNamespacedPod({ name: 'any', namespace: outside.name }))).toBe(403);
+    expect(await status(core.listPodForAllNamespaces({ labelSelector: 'svc.io/sandbox' }))).toBe(403);
+    expect(
+      await status(
+        core.createNamespacedPod({
+          namespace: outside.name,
+          body: { metadata: { name: 'p' }, spec: { containers: [{ name: 'c', image: 'x' }] } },
+        }),
+      ),
+    ).toBe(403);
+    expect(await status(core.listNamespacedPersistentVolumeClaim({ namespace: outside.name }))).toBe(403);
+    expect(await status(core.listPersistentVolumeClaimForAllNamespaces())).toBe(403);
+    // In its own namespace only the sandboxd key.
+    expect(
+      await status(core.readNamespacedSecret({ name: 'svc-sandboxd-key', namespace: system.name })),
+    ).toBe(200);
+    expect(await status(core.listNamespacedSecret({ namespace: system.name }))).toBe(403);
+  });
+
+  test('the API and the webhook write ConfigMaps only in the service namespace', async () => {
+    const map = (name: string) => ({ metadata: { name }, data: { a: 'b' } });
+    for (const [who, kc] of [
+      ['api', apiKc],
+      ['webhook', webhookKc],
+    ] as const) {
+      const core = kc.makeApiClient(CoreV1Api);
+      expect(
+        await status(core.createNamespacedConfigMap({ namespace: outside.name, body: map(`from-${who}`) })),
+        who,
+      ).toBe(403);
+      expect(
+        await status(core.createNamespacedConfigMap({ namespace: ns.name, body: map(`from-${who}`) })),
+        who,
+      ).toBe(403);
+      expect(
+        await status(core.createNamespacedConfigMap({ namespace: 'kube-system', body: map(`from-${who}`) })),
+        who,
+      ).toBe(403);
+      // The quota ledgers live there, one per sandbox namespace.
+      expect(
+        await status(
+          core.createNamespacedConfigMap({ namespace: system.name, body: map(`probe-from-${who}`) }),
+        ),
+        who,
+      ).toBe(200);
+    }
   });
 });

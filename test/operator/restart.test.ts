@@ -31,7 +31,7 @@ function operator(identity: string): Managed {
       'operator',
       '--kubeconfig',
       inject('kubeconfigPath'),
-      '--watch-namespace',
+      '--sandbox-namespaces',
       ns.name,
       '--service-namespace',
       ns.name,

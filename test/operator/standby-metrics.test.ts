@@ -46,7 +46,7 @@ describe('operator metrics on a standby', () => {
         join(root, 'cmd/svc.ts'),
         'operator',
         ...['--kubeconfig', inject('kubeconfigPath')],
-        ...['--watch-namespace', ns.name, '--service-namespace', ns.name],
+        ...['--sandbox-namespaces', ns.name, '--service-namespace', ns.name],
         ...['--identity', 'standby', '--lease-duration-seconds', '3'],
         ...['--metrics-listen', '127.0.0.1:0', '--log-level', 'info'],
       ],
