@@ -296,8 +296,20 @@ class OutputBytes {
   stdout = 0;
   stderr = 0;
 
+  #over = false;
+
   push(chunk: Buffer): void {
-    for (const m of this.#parser.push(this.#decoder.decode(chunk, { stream: true }))) {
+    if (this.#over) return;
+    let messages;
+    try {
+      messages = this.#parser.push(this.#decoder.decode(chunk, { stream: true }));
+    } catch {
+      // An event past the parser's bound: the span's counts stop here; the stream, passed
+      // through byte for byte, is the caller's to read (its own parser bounds it).
+      this.#over = true;
+      return;
+    }
+    for (const m of messages) {
       if (m.event !== 'log') continue;
       const log = LogEvent.safeParse(safeJson(m.data));
       if (log.success) this[log.data.stream] += Buffer.byteLength(log.data.data);
