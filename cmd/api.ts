@@ -14,6 +14,8 @@ import {
 import { z } from 'zod';
 import {
   ApiKeyStore,
+  OIDC_ALGORITHMS,
+  OIDC_ALGORITHM_NAMES,
   OidcVerifier,
   SandboxCache,
   SandboxWriter,
@@ -25,6 +27,7 @@ import {
   createApp,
   serveApi,
   type ApiDeps,
+  type OidcAlgorithm,
 } from '../api/index.ts';
 import { createTracing } from '../telemetry/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
@@ -39,6 +42,20 @@ const Config = z
     'auth.oidc.audience': z.string().optional(),
     'auth.oidc.adminGroup': z.string().optional(),
     'auth.oidc.userClaim': z.string().optional(),
+    /** Comma-separated signature algorithms tokens may use; asymmetric only (never none or HS*). */
+    'auth.oidc.algorithms': z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const list = v ? v.split(',').map((a) => a.trim()) : [...OIDC_ALGORITHMS];
+        const bad = list.filter((a) => !(OIDC_ALGORITHM_NAMES as readonly string[]).includes(a));
+        if (bad.length === 0 && list.length > 0) return list as OidcAlgorithm[];
+        ctx.addIssue({
+          code: 'custom',
+          message: `${bad.join(', ') || 'an empty list'} not allowed: one or more of ${OIDC_ALGORITHM_NAMES.join(', ')} (asymmetric only, never none or HS*)`,
+        });
+        return z.NEVER;
+      }),
     'auth.devAuth': booleanFlag,
     'networking.previewDomain': z.string().optional(),
     /** The built browser console (`make console` writes dist/console); none: no console at `/`. */
@@ -89,6 +106,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
         issuer,
         audience: config['auth.oidc.audience']!,
         ...(config['auth.oidc.userClaim'] ? { userClaim: config['auth.oidc.userClaim'] } : {}),
+        algorithms: config['auth.oidc.algorithms'],
       })
     : undefined;
   const keys = new ApiKeyStore({ kc, namespace: config['service-namespace'] });
