@@ -14,9 +14,12 @@ export const SSE_MAX_EVENT_SIZE = 16 * 1024 * 1024;
 
 /** An event (its lines so far, and a line not yet ended) past the parser's `maxEventSize`. */
 export class SseEventTooLarge extends Error {
-  constructor(readonly maxEventSize: number) {
+  readonly maxEventSize: number;
+
+  constructor(maxEventSize: number) {
     super(`an SSE event is larger than ${maxEventSize} characters: the stream is refused`);
     this.name = 'SseEventTooLarge';
+    this.maxEventSize = maxEventSize;
   }
 }
 

@@ -239,7 +239,8 @@ describe('OIDC', () => {
     const claims = { sub: 'alice', iss: issuer.url, aud: 'svc', iat: now - 5, exp: now + 300 };
     // The kid of the issuer's current key: a verifier that trusted the header's alg would
     // take the public key's bytes as the HMAC secret (the classic algorithm confusion).
-    const kid = (await (await fetch(`${issuer.url}/jwks`)).json()).keys[0].kid as string;
+    const jwks = (await (await fetch(`${issuer.url}/jwks`)).json()) as { keys: { kid: string }[] };
+    const kid = jwks.keys[0]!.kid;
     const hs256 = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', kid })
       .sign(new TextEncoder().encode('a-shared-secret-of-at-least-32-bytes!'));
