@@ -14,6 +14,7 @@ import {
 import { z } from 'zod';
 import {
   ApiKeyStore,
+  DEFAULT_PER_USER_CONCURRENCY,
   OIDC_ALGORITHMS,
   OIDC_ALGORITHM_NAMES,
   OidcVerifier,
@@ -68,6 +69,11 @@ const Config = z
     'audit.includeInvokePayloads': booleanFlag.refine((v) => !v, {
       message: 'is not available in this version: argv and stdin are never recorded; remove the setting',
     }),
+    /**
+     * The most exec, invoke, configure and file-transfer calls one user may have in flight
+     * through one replica; past it 429 with Retry-After.
+     */
+    'limits.perUserConcurrency': z.coerce.number().int().min(1).default(DEFAULT_PER_USER_CONCURRENCY),
     'status-wait-seconds': z.coerce.number().positive().default(60),
     /** On SIGTERM: how long requests in flight (invoke streams too) may finish before they are cut. */
     'shutdown-grace-seconds': z.coerce.number().min(0).default(25),
@@ -139,6 +145,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     clock: () => new Date(),
     previewDomain: config['networking.previewDomain'],
     statusWaitMs: config['status-wait-seconds'] * 1000,
+    limits: { perUserConcurrency: config['limits.perUserConcurrency'] },
     tracing,
     ...(config['console.dir']
       ? {

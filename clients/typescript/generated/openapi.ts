@@ -4164,6 +4164,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many in flight */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
             431: {
                 headers: {
@@ -4259,6 +4268,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many in flight */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4563,6 +4581,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many in flight */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
             431: {
                 headers: {
@@ -4648,6 +4675,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many in flight */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
