@@ -13,6 +13,7 @@ import { discoveryRoutes } from './discovery/index.ts';
 import { consoleRoutes } from './console/index.ts';
 import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
+import { UserSlots, perUserConcurrency } from './limits/index.ts';
 import { requestLog } from './logging/index.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { portRoutes } from './ports/index.ts';
@@ -34,6 +35,9 @@ export function createApp(deps: ApiDeps): Hono {
   app.notFound(() => {
     throw notFound('no such endpoint');
   });
+  // Outside /api/v1 nothing needs more than a small body, and some paths answer without
+  // credentials (the console's /console/oidc/token): a bound before any of them reads one.
+  app.use('*', unless(API_PATH, bodyLimitOf(MAX_OTHER_BODY_BYTES)));
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', (c) => c.json({ status: 'ok' }));
@@ -56,6 +60,9 @@ export function createApp(deps: ApiDeps): Hono {
   v1.use('/governance/effective', namespaceQuery());
   v1.use('/governance/policies/:namespace', pathParams('namespace'));
   v1.use('/apikeys/:keyId', pathParams('keyId'));
+  // Before any body is read (the JSON limit below reads a chunked one): a caller at the cap
+  // is refused without a byte of it.
+  v1.use('/sandboxes/:id/*', heavyCalls(perUserConcurrency(new UserSlots(deps.limits.perUserConcurrency))));
   v1.use(jsonBodyLimit());
   const document = openApiDocument();
   v1.get('/openapi.json', (c) => c.json(document));
@@ -77,8 +84,38 @@ export function createApp(deps: ApiDeps): Hono {
   return app;
 }
 
+/**
+ * The calls a user's cap counts, each holding a sandboxd run or a transfer while it lasts:
+ * exec, invoke and configure, file downloads and uploads, archives. Cancels, listings,
+ * deletes and moves are quick and not counted.
+ */
+const HEAVY_CALLS: Record<string, RegExp> = {
+  POST: /\/sandboxes\/[^/]+\/(exec|invoke|configure)$/,
+  GET: /\/sandboxes\/[^/]+\/(files\/.|archive$)/,
+  PUT: /\/sandboxes\/[^/]+\/(files\/.|archive$)/,
+};
+
+/** `limit` on the calls of `HEAVY_CALLS` only. */
+function heavyCalls(limit: MiddlewareHandler): MiddlewareHandler {
+  return (c, next) => (HEAVY_CALLS[c.req.method]?.test(c.req.path) ? limit(c, next) : next());
+}
+
+/** `handler` on every path but those `skip` matches. */
+function unless(skip: RegExp, handler: MiddlewareHandler): MiddlewareHandler {
+  return (c, next) => (skip.test(c.req.path) ? next() : handler(c, next));
+}
+
 /** The largest JSON body of any endpoint but configure, invoke and previews. */
 export const MAX_JSON_BODY_BYTES = 1024 * 1024;
+
+/**
+ * The largest body of any path outside `/api/v1`: the console's token exchange (a code of
+ * at most 4 KiB, a verifier, a redirect URI) is the only one that takes a body at all.
+ */
+export const MAX_OTHER_BODY_BYTES = 64 * 1024;
+
+/** `/api/v1` and below: bounded per route by `jsonBodyLimit` and the routes' own limits. */
+const API_PATH = /^\/api\/v1(\/|$)/;
 
 /**
  * Configure and invoke have their own documented limits; a preview streams to the app; a
@@ -91,15 +128,15 @@ const OWN_LIMITS = /\/sandboxes\/[^/]+\/(configure$|invoke$|preview(\/|$)|files\
  * while a chunked body is read: never after buffering it.
  */
 function jsonBodyLimit(): MiddlewareHandler {
-  const limit = bodyLimit({
-    maxSize: MAX_JSON_BODY_BYTES,
+  return unless(OWN_LIMITS, bodyLimitOf(MAX_JSON_BODY_BYTES));
+}
+
+/** Hono's `bodyLimit`, refusing with the API's JSON 413. */
+function bodyLimitOf(maxSize: number): MiddlewareHandler {
+  return bodyLimit({
+    maxSize,
     onError: () => {
-      throw new HttpError(
-        413,
-        'payload_too_large',
-        `the request body is larger than ${MAX_JSON_BODY_BYTES} bytes`,
-      );
+      throw new HttpError(413, 'payload_too_large', `the request body is larger than ${maxSize} bytes`);
     },
   });
-  return (c, next) => (OWN_LIMITS.test(c.req.path) ? next() : limit(c, next));
 }

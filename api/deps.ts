@@ -40,6 +40,11 @@ export interface ApiDeps {
   sandboxd: SandboxdLocator;
   /** Spans of configure and invoke (a no-op tracer when no exporter is configured). */
   tracing: Tracing;
+  /**
+   * `limits.perUserConcurrency`: the most exec, invoke, configure and file-transfer calls one
+   * user may have in flight through this replica at once.
+   */
+  limits: { perUserConcurrency: number };
   /** The browser console at `/`, when its built files are there (`make console`). */
   console?: ConsoleOptions;
 }

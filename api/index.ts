@@ -1,8 +1,9 @@
 // The one door of the API: build the Hono app from its dependencies.
 export { createApp } from './app.ts';
 export type { ApiDeps } from './deps.ts';
-export { ApiKeyStore, OidcVerifier } from './auth/index.ts';
-export type { AuthOptions, Caller } from './auth/index.ts';
+export { DEFAULT_PER_USER_CONCURRENCY } from './limits/index.ts';
+export { ApiKeyStore, OIDC_ALGORITHMS, OIDC_ALGORITHM_NAMES, OidcVerifier } from './auth/index.ts';
+export type { AuthOptions, Caller, OidcAlgorithm } from './auth/index.ts';
 export { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts';
 export { PreviewTargets, PREVIEW_SESSION_TTL_MS, PREVIEW_TICKET_TTL_MS } from './preview/index.ts';
 export { UserSecrets } from './secrets/index.ts';

@@ -14,6 +14,9 @@ import {
 import { z } from 'zod';
 import {
   ApiKeyStore,
+  DEFAULT_PER_USER_CONCURRENCY,
+  OIDC_ALGORITHMS,
+  OIDC_ALGORITHM_NAMES,
   OidcVerifier,
   SandboxCache,
   SandboxWriter,
@@ -25,6 +28,7 @@ import {
   createApp,
   serveApi,
   type ApiDeps,
+  type OidcAlgorithm,
 } from '../api/index.ts';
 import { createTracing } from '../telemetry/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
@@ -39,6 +43,20 @@ const Config = z
     'auth.oidc.audience': z.string().optional(),
     'auth.oidc.adminGroup': z.string().optional(),
     'auth.oidc.userClaim': z.string().optional(),
+    /** Comma-separated signature algorithms tokens may use; asymmetric only (never none or HS*). */
+    'auth.oidc.algorithms': z
+      .string()
+      .optional()
+      .transform((v, ctx) => {
+        const list = v ? v.split(',').map((a) => a.trim()) : [...OIDC_ALGORITHMS];
+        const bad = list.filter((a) => !(OIDC_ALGORITHM_NAMES as readonly string[]).includes(a));
+        if (bad.length === 0 && list.length > 0) return list as OidcAlgorithm[];
+        ctx.addIssue({
+          code: 'custom',
+          message: `${bad.join(', ') || 'an empty list'} not allowed: one or more of ${OIDC_ALGORITHM_NAMES.join(', ')} (asymmetric only, never none or HS*)`,
+        });
+        return z.NEVER;
+      }),
     'auth.devAuth': booleanFlag,
     'networking.previewDomain': z.string().optional(),
     /** The built browser console (`make console` writes dist/console); none: no console at `/`. */
@@ -51,6 +69,11 @@ const Config = z
     'audit.includeInvokePayloads': booleanFlag.refine((v) => !v, {
       message: 'is not available in this version: argv and stdin are never recorded; remove the setting',
     }),
+    /**
+     * The most exec, invoke, configure and file-transfer calls one user may have in flight
+     * through one replica; past it 429 with Retry-After.
+     */
+    'limits.perUserConcurrency': z.coerce.number().int().min(1).default(DEFAULT_PER_USER_CONCURRENCY),
     'status-wait-seconds': z.coerce.number().positive().default(60),
     /** On SIGTERM: how long requests in flight (invoke streams too) may finish before they are cut. */
     'shutdown-grace-seconds': z.coerce.number().min(0).default(25),
@@ -89,6 +112,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
         issuer,
         audience: config['auth.oidc.audience']!,
         ...(config['auth.oidc.userClaim'] ? { userClaim: config['auth.oidc.userClaim'] } : {}),
+        algorithms: config['auth.oidc.algorithms'],
       })
     : undefined;
   const keys = new ApiKeyStore({ kc, namespace: config['service-namespace'] });
@@ -121,6 +145,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     clock: () => new Date(),
     previewDomain: config['networking.previewDomain'],
     statusWaitMs: config['status-wait-seconds'] * 1000,
+    limits: { perUserConcurrency: config['limits.perUserConcurrency'] },
     tracing,
     ...(config['console.dir']
       ? {

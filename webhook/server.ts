@@ -22,6 +22,17 @@ export interface WebhookOptions {
   metrics?: WebhookMetrics;
 }
 
+/**
+ * The largest AdmissionReview read. The apiserver takes a write of at most 3 MiB
+ * (`--max-resource-write-bytes`) and etcd keeps objects of at most 1.5 MiB (its
+ * `--max-request-bytes`); a review carries the object and, on UPDATE, the old one, plus a
+ * small envelope: 4 MiB holds any review the apiserver can send, and a Sandbox or warm pool
+ * is a few KiB.
+ */
+export const MAX_REVIEW_BYTES = 4 * 1024 * 1024;
+/** What a refused sender may still send, read and dropped, before its connection is cut. */
+const MAX_DRAIN_BYTES = 4 * MAX_REVIEW_BYTES;
+
 export const PATHS = {
   mutate: '/mutate-sandbox',
   validate: '/validate-sandbox',
@@ -48,8 +59,33 @@ export async function startWebhook(opts: WebhookOptions): Promise<{ port: number
   };
   const server: Server = createServer({ cert: opts.tls.cert, key: opts.tls.key }, (req, res) => {
     const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
+    let size = 0;
+    let refused = false;
+    // Past the bound, nothing more is kept: the refusal goes out at once and the rest is
+    // read only to be dropped (so the sender sees the 413, not a reset), up to a point.
+    const refuse = () => {
+      refused = true;
+      chunks.length = 0;
+      res.writeHead(413, { 'content-type': 'application/json' });
+      res.end(
+        JSON.stringify({
+          error: 'payload_too_large',
+          message: `an AdmissionReview is at most ${MAX_REVIEW_BYTES} bytes`,
+        }),
+      );
+    };
+    if (Number(req.headers['content-length'] ?? 0) > MAX_REVIEW_BYTES) refuse();
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (refused) {
+        if (size > MAX_DRAIN_BYTES) req.destroy();
+        return;
+      }
+      if (size > MAX_REVIEW_BYTES) return refuse();
+      chunks.push(c);
+    });
     req.on('end', () => {
+      if (refused) return;
       const handler = handlers[(req.url ?? '').split('?')[0]!];
       const parsed = AdmissionReview.safeParse(safeJson(Buffer.concat(chunks).toString()));
       if (!handler || req.method !== 'POST' || !parsed.success) {

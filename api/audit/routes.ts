@@ -23,7 +23,8 @@ export interface AuditRecord {
 /**
  * `GET /api/v1/audit/events`: the Events of Sandboxes, newest first. Admins see all of a
  * namespace; others only those of their own sandboxes (by the owner recorded on the Event,
- * else by the sandbox's current owner).
+ * else by the owner of the sandbox with the Event's uid). `sandbox=` names the sandbox of
+ * that name now (its uid) while one exists, else every Event under the name.
  */
 export function auditRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
@@ -34,7 +35,13 @@ export function auditRoutes(deps: ApiDeps): Hono {
     const q = query.data;
     const namespace = q.namespace ?? deps.defaultNamespace;
     const selectors = ['involvedObject.kind=Sandbox'];
-    if (q.sandbox) selectors.push(`involvedObject.name=${q.sandbox}`);
+    if (q.sandbox) {
+      selectors.push(`involvedObject.name=${q.sandbox}`);
+      // A name is reused when a sandbox is deleted and made again: while one of that name
+      // exists, its Events are those about its uid, never its predecessors'.
+      const uid = deps.cache.get(namespace, q.sandbox)?.metadata.uid;
+      if (uid) selectors.push(`involvedObject.uid=${uid}`);
+    }
     if (q.reason) selectors.push(`reason=${q.reason}`);
     const list = await core.listNamespacedEvent({ namespace, fieldSelector: selectors.join(',') });
     if (list.items.length === 0) await requireNamespace(deps, namespace);
@@ -61,11 +68,18 @@ export function auditRoutes(deps: ApiDeps): Hono {
   return app;
 }
 
+/**
+ * Whose Event it is: the owner recorded on it, else the owner of the sandbox it is about,
+ * found by name and taken only when the uids match. A sandbox made again under a deleted
+ * one's name is another sandbox, whoever owns it; its predecessor's unrecorded Events are
+ * then an admin's to read.
+ */
 function ownerOf(event: CoreV1Event, deps: ApiDeps): string | undefined {
   const recorded = event.metadata.annotations?.[AuditAnnotations.owner];
   if (recorded) return recorded;
-  const { namespace = '', name = '' } = event.involvedObject;
-  return deps.cache.get(namespace, name)?.spec.createdBy;
+  const { namespace = '', name = '', uid } = event.involvedObject;
+  const sandbox = deps.cache.get(namespace, name);
+  return uid && sandbox?.metadata.uid === uid ? sandbox.spec.createdBy : undefined;
 }
 
 function time(e: CoreV1Event): number {

@@ -11,7 +11,32 @@ export interface OidcOptions {
   clockToleranceSec?: number;
   /** Least time between two JWKS fetches triggered by unknown key ids (jose's default 30 s). */
   jwksCooldownMs?: number;
+  /** The signature algorithms a token may use (default `OIDC_ALGORITHMS`): asymmetric only. */
+  algorithms?: readonly OidcAlgorithm[];
 }
+
+/**
+ * The algorithms an issuer signs with through its JWKS: asymmetric ones only. `none` and the
+ * HMAC ones (HS*) are never among them: an HMAC key is a shared secret no JWKS may publish,
+ * and a verifier that took the header's word for one would take a public key for the secret.
+ */
+export const OIDC_ALGORITHM_NAMES = [
+  'RS256',
+  'RS384',
+  'RS512',
+  'PS256',
+  'PS384',
+  'PS512',
+  'ES256',
+  'ES384',
+  'ES512',
+  'EdDSA',
+  'Ed25519',
+] as const;
+export type OidcAlgorithm = (typeof OIDC_ALGORITHM_NAMES)[number];
+
+/** The allow-list when none is configured: what common issuers sign with. */
+export const OIDC_ALGORITHMS: readonly OidcAlgorithm[] = ['RS256', 'ES256', 'PS256', 'EdDSA'];
 
 const Discovery = z.object({ issuer: z.string(), jwks_uri: z.url() });
 
@@ -37,6 +62,9 @@ export class OidcVerifier {
         issuer: this.#opts.issuer,
         audience: this.#opts.audience,
         clockTolerance: this.#opts.clockToleranceSec ?? 30,
+        // Pinned, not read from the token's header: jose refuses any other `alg` before it
+        // looks for a key.
+        algorithms: [...(this.#opts.algorithms ?? OIDC_ALGORITHMS)],
       });
       const user = claim(payload, this.#opts.userClaim ?? 'sub');
       if (typeof user !== 'string' || user === '') return new Error('token has no user claim');

@@ -15,6 +15,8 @@ import {
 
 /** A path outside the workspace is a 400; a stopped sandbox a 409. */
 const onFiles: Status[] = [400, 401, 403, 404, 409, 503];
+/** A transfer counts against its user's `limits.perUserConcurrency`: 429 past it. */
+const onTransfers: Status[] = [...onFiles, 429];
 const octets = ['application/octet-stream'];
 
 /**
@@ -39,7 +41,7 @@ export const fileOperations: Operation[] = [
     query: NamespaceQuery,
     binary: octets,
     responses: { 200: FileListing, 206: undefined },
-    errors: [...onFiles, 416],
+    errors: [...onTransfers, 416],
   },
   {
     method: 'put',
@@ -50,7 +52,7 @@ export const fileOperations: Operation[] = [
     query: WriteFileQuery,
     rawRequest: true,
     responses: { 200: FileWritten, 201: FileWritten },
-    errors: [...onFiles, 507],
+    errors: [...onTransfers, 507],
   },
   {
     method: 'delete',
@@ -79,7 +81,7 @@ export const fileOperations: Operation[] = [
     query: DownloadArchiveQuery,
     binary: ['application/zip', 'application/x-tar', 'application/gzip'],
     responses: { 200: undefined },
-    errors: onFiles,
+    errors: onTransfers,
   },
   {
     method: 'put',
@@ -90,6 +92,6 @@ export const fileOperations: Operation[] = [
     query: UploadArchiveQuery,
     rawRequest: true,
     responses: { 200: ArchiveExtracted },
-    errors: [...onFiles, 507],
+    errors: [...onTransfers, 507],
   },
 ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SseParser } from './parser.ts';
+import { SSE_MAX_EVENT_SIZE, SseEventTooLarge, SseParser } from './parser.ts';
 
 describe('SseParser', () => {
   it('reads a CRLF split across two pushes as one line end', () => {
@@ -53,5 +53,37 @@ describe('SseParser', () => {
         const out = [text.slice(0, i), text.slice(i, j), text.slice(j)].flatMap((part) => p.push(part));
         expect(out).toEqual(whole);
       }
+  });
+});
+
+describe('SseParser bounds', () => {
+  it('refuses an event whose data grows past maxEventSize, across lines and pushes', () => {
+    const p = new SseParser({ maxEventSize: 100 });
+    expect(p.push(`data: ${'a'.repeat(60)}\n`)).toEqual([]);
+    expect(() => p.push(`data: ${'b'.repeat(60)}\n`)).toThrow(SseEventTooLarge);
+  });
+
+  it('refuses a line that never ends once it passes maxEventSize, before it ends', () => {
+    const p = new SseParser({ maxEventSize: 1000 });
+    expect(p.push('event: log\ndata: ')).toEqual([]);
+    for (let i = 0; i < 9; i++) expect(p.push('x'.repeat(100))).toEqual([]);
+    expect(() => p.push('x'.repeat(100))).toThrow(
+      'an SSE event is larger than 1000 characters: the stream is refused',
+    );
+  });
+
+  it('takes events up to the bound, and counts each event afresh', () => {
+    const p = new SseParser({ maxEventSize: 100 });
+    const data = 'z'.repeat(80); // 98 characters with its field names and line ends
+    for (let i = 0; i < 50; i++)
+      expect(p.push(`event: log\ndata: ${data}\n\n`)).toEqual([{ event: 'log', data }]);
+  });
+
+  it('bounds events at 16 MiB by default', () => {
+    expect(SSE_MAX_EVENT_SIZE).toBe(16 * 1024 * 1024);
+    const p = new SseParser();
+    const big = 'y'.repeat(SSE_MAX_EVENT_SIZE - 100);
+    expect(p.push(`data: ${big}\n\n`)).toEqual([{ event: 'message', data: big }]);
+    expect(() => p.push(`data: ${big}${'y'.repeat(200)}`)).toThrow(SseEventTooLarge);
   });
 });

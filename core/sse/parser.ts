@@ -5,14 +5,42 @@ export interface SseMessage {
 }
 
 /**
+ * The default bound on one event, in characters of text (about bytes, for the ASCII JSON
+ * these streams carry): a `log` event holds at most 64 KiB of output, which JSON escaping
+ * can grow a few times over, and a `result` is small. Far past both, and small enough that
+ * a peer that never ends an event cannot make a reader hold more than this.
+ */
+export const SSE_MAX_EVENT_SIZE = 16 * 1024 * 1024;
+
+/** An event (its lines so far, and a line not yet ended) past the parser's `maxEventSize`. */
+export class SseEventTooLarge extends Error {
+  readonly maxEventSize: number;
+
+  constructor(maxEventSize: number) {
+    super(`an SSE event is larger than ${maxEventSize} characters: the stream is refused`);
+    this.name = 'SseEventTooLarge';
+    this.maxEventSize = maxEventSize;
+  }
+}
+
+/**
  * An incremental SSE parser: feed it text as it arrives, in any split, and it returns the
  * events completed so far. Comments (keepalives) are skipped; multi-line data is joined
- * with `\n`; CRLF and LF both end lines.
+ * with `\n`; CRLF and LF both end lines. An event larger than `maxEventSize` (its lines
+ * so far plus a line not yet ended) throws `SseEventTooLarge` from `push`; the parser is
+ * then done with, as is the stream it read.
  */
 export class SseParser {
+  readonly #max: number;
   #buffer = '';
   #event = '';
   #data: string[] = [];
+  /** Characters of the event so far: its field values and line ends. */
+  #size = 0;
+
+  constructor(opts: { maxEventSize?: number } = {}) {
+    this.#max = opts.maxEventSize ?? SSE_MAX_EVENT_SIZE;
+  }
 
   push(text: string): SseMessage[] {
     // No concatenation when nothing is left over: a stream of whole events is never copied.
@@ -42,6 +70,9 @@ export class SseParser {
     }
     // One slice per push, not per line: a large chunk of many lines stays linear.
     this.#buffer = start === 0 ? buffer : buffer.slice(start);
+    // A line without an end is part of the event too: checked here, or a peer that never
+    // sends one would grow the buffer without bound.
+    if (this.#size + this.#buffer.length > this.#max) throw new SseEventTooLarge(this.#max);
     return out;
   }
 
@@ -54,9 +85,12 @@ export class SseParser {
         });
       this.#event = '';
       this.#data = [];
+      this.#size = 0;
       return;
     }
     if (line.startsWith(':')) return;
+    this.#size += line.length + 1;
+    if (this.#size > this.#max) throw new SseEventTooLarge(this.#max);
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     // One leading space is not part of the value; slicing it off copies nothing.

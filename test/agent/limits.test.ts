@@ -139,6 +139,29 @@ describe('limits under parallel load', () => {
             'this sandbox runs at most 2 concurrent invokes and 2 are in flight; retry after 5 seconds',
         });
       }
+      // A 16 MiB invoke, sent chunked, on the full sandbox: the 429 comes before any of its
+      // body is read (the stream is pulled only when read).
+      let pulled = 0;
+      const stdin = new ReadableStream<Uint8Array>(
+        {
+          pull(controller) {
+            if (pulled >= 16 * 1024 * 1024) return controller.close();
+            pulled += 64 * 1024;
+            controller.enqueue(new Uint8Array(64 * 1024));
+          },
+        },
+        { highWaterMark: 0 },
+      );
+      const oversized = await api.app.request(`/api/v1/sandboxes/${name}/invoke?namespace=${ns.name}`, {
+        method: 'POST',
+        headers: { 'x-api-key': api.keys.bob, accept: 'text/event-stream' },
+        body: stdin,
+        duplex: 'half',
+      });
+      expect(oversized.status).toBe(429);
+      expect(oversized.headers.get('retry-after')).toBe('5');
+      expect(await oversized.json()).toMatchObject({ error: 'concurrency_exceeded', limit: 2, inflight: 2 });
+      expect(pulled).toBe(0);
     } finally {
       for (const a of aborts) a.abort();
     }

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../api/index.ts';
 import type { Sandbox } from '../../core/index.ts';
-import { startTestApi, useNamespace, type TestApi } from '../support/index.ts';
+import { CoreV1Api } from '@kubernetes/client-node';
+import { waitFor } from '../controlplane/index.ts';
+import { kubeRequest, startTestApi, useNamespace, type TestApi } from '../support/index.ts';
 
 const ns = useNamespace('api-audit');
 let api: TestApi;
@@ -92,5 +94,80 @@ describe('GET /api/v1/audit/events', () => {
     expect((await api.call('GET', '/audit/events?since=yesterday', { key: api.keys.admin })).status).toBe(
       400,
     );
+  });
+
+  it("a re-created sandbox of the same name does not see its predecessor's events", async () => {
+    const first = await sandbox(api.keys.alice, 'again');
+    await api.deps.audit.record({
+      sandbox: first,
+      reason: 'AgentConfigured',
+      type: 'Normal',
+      message: 'by the first again',
+      actor: 'alice',
+    });
+    // An Event as the operator writes one: about the Sandbox's uid, no owner annotation.
+    const now = new Date();
+    await ns.kc.makeApiClient(CoreV1Api).createNamespacedEvent({
+      namespace: ns.name,
+      body: {
+        metadata: { generateName: 'again.' },
+        involvedObject: {
+          apiVersion: 'svc.io/v1alpha1',
+          kind: 'Sandbox',
+          name: 'again',
+          namespace: ns.name,
+          uid: first.metadata.uid,
+        },
+        reason: 'Ready',
+        type: 'Normal',
+        message: "the first again's Pod is ready",
+        firstTimestamp: now,
+        lastTimestamp: now,
+        count: 1,
+        source: { component: 'svc-operator' },
+      },
+    });
+    // Gone (no operator here to lift its finalizer), then made again by bob.
+    expect((await api.call('DELETE', '/sandboxes/again', { key: api.keys.alice })).status).toBe(202);
+    const patched = await kubeRequest(ns.kc, {
+      method: 'PATCH',
+      path: `/apis/svc.io/v1alpha1/namespaces/${ns.name}/sandboxes/again`,
+      headers: { 'content-type': 'application/merge-patch+json' },
+      body: { metadata: { finalizers: null } },
+    });
+    expect([200, 404]).toContain(patched.status);
+    await waitFor(
+      async () => (await api.call('GET', '/sandboxes/again', { key: api.keys.admin })).status === 404,
+      {
+        timeoutMs: 30_000,
+        describe: () => 'the first again deleted',
+      },
+    );
+    const second = await sandbox(api.keys.bob, 'again');
+    await waitFor(
+      () => Promise.resolve(api.deps.cache.get(ns.name, 'again')?.metadata.uid === second.metadata.uid),
+      {
+        timeoutMs: 30_000,
+        describe: () => 'the second again in the cache',
+      },
+    );
+    await api.deps.audit.record({
+      sandbox: second,
+      reason: 'AgentConfigured',
+      type: 'Normal',
+      message: 'by the second again',
+      actor: 'bob',
+    });
+
+    const messages = (items: AuditRecord[]) =>
+      items.filter((r) => r.sandbox === 'again').map((r) => r.message);
+    expect(messages((await events(api.keys.bob)).items)).toEqual(['by the second again']);
+    expect(messages((await events(api.keys.bob, '&sandbox=again')).items)).toEqual(['by the second again']);
+    const admin = (await events(api.keys.admin, '&sandbox=again')).items;
+    expect(messages(admin)).toEqual(['by the second again']);
+    expect(admin[0]!.involvedObject.uid).toBe(second.metadata.uid);
+    // Alice keeps the record of her own sandbox, which is not the one now named again.
+    expect(messages((await events(api.keys.alice)).items)).toEqual(['by the first again']);
+    expect((await events(api.keys.alice, '&sandbox=again')).items).toEqual([]);
   });
 });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SignJWT } from 'jose';
+import { OidcVerifier } from '../../api/index.ts';
 import { OidcIssuer, startTestApi, useNamespace, type TestApi } from '../support/index.ts';
 
 const ns = useNamespace('api-auth');
@@ -194,6 +196,8 @@ afterAll(async () => {
   await issuer.stop();
 });
 
+const encode = (part: object) => Buffer.from(JSON.stringify(part)).toString('base64url');
+
 describe('authorization matrix', () => {
   const rows = matrix.flatMap((e, row) =>
     everyone.map((who, col) => ({ ...e, who, status: e.expect[who], sandbox: `s${row}-${col}` })),
@@ -228,6 +232,34 @@ describe('OIDC', () => {
   it('refuses a token for another audience', async () => {
     const token = await issuer.token({ sub: 'alice', aud: 'someone-else' });
     expect((await api.call('GET', '/sandboxes', { token })).status).toBe(401);
+  });
+
+  it('refuses an HS256 token signed with any secret, and an unsigned one (alg none)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const claims = { sub: 'alice', iss: issuer.url, aud: 'svc', iat: now - 5, exp: now + 300 };
+    // The kid of the issuer's current key: a verifier that trusted the header's alg would
+    // take the public key's bytes as the HMAC secret (the classic algorithm confusion).
+    const jwks = (await (await fetch(`${issuer.url}/jwks`)).json()) as { keys: { kid: string }[] };
+    const kid = jwks.keys[0]!.kid;
+    const hs256 = await new SignJWT(claims)
+      .setProtectedHeader({ alg: 'HS256', kid })
+      .sign(new TextEncoder().encode('a-shared-secret-of-at-least-32-bytes!'));
+    const unsigned = `${encode({ alg: 'none', kid })}.${encode(claims)}.`;
+    for (const token of [hs256, unsigned]) {
+      const res = await api.call('GET', '/sandboxes', { token });
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'unauthenticated' });
+    }
+  });
+
+  it('verifies only the algorithms of its allow-list (auth.oidc.algorithms)', async () => {
+    const token = await issuer.token({ sub: 'alice' }); // RS256
+    const pinned = new OidcVerifier({ issuer: issuer.url, audience: 'svc', algorithms: ['ES256'] });
+    const refused = await pinned.verify(token);
+    expect(refused).toBeInstanceOf(Error);
+    expect((refused as Error).message).toMatch(/"alg" \(Algorithm\) Header Parameter value not allowed/);
+    const byDefault = new OidcVerifier({ issuer: issuer.url, audience: 'svc' });
+    expect(await byDefault.verify(token)).toEqual({ user: 'alice', groups: [] });
   });
 
   it('follows a key rotation at the issuer', async () => {

@@ -337,6 +337,87 @@ describe('exec', () => {
     });
   }, 300_000);
 
+  test('a user over limits.perUserConcurrency gets 429 with Retry-After; another user is not limited; every exit frees a slot', async () => {
+    // A second API on the same cluster, with a cap of 2 calls in flight per user.
+    const capped = await startTestApi(ns, { statusWaitMs: SLOW, perUserConcurrency: 2 });
+    const cappedBase = await capped.serve();
+    const alice = capped.keys.alice;
+    const hold = () => {
+      const abort = new AbortController();
+      let ready!: () => void;
+      const isReady = new Promise<void>((r) => (ready = r));
+      const done = sse(cappedBase, ns, 'POST', '/sandboxes/ex-main/exec', {
+        body: JSON.stringify({ command: 'echo ready; while :; do sleep 0.05; done' }),
+        key: alice,
+        signal: abort.signal,
+        onEvent: (m) => m.event === 'log' && ready(),
+      })
+        .catch(() => undefined)
+        .finally(() => ready());
+      return { abort, done, ready: isReady };
+    };
+    // Over real HTTP, as a client calls: a slot is held until Node's response closes.
+    const call = async (method: string, path: string, key: string, body?: object | string) => {
+      const res = await fetch(
+        `${cappedBase}/api/v1${path}${path.includes('?') ? '&' : '?'}namespace=${ns.name}`,
+        {
+          method,
+          headers: {
+            'x-api-key': key,
+            ...(typeof body === 'object' ? { 'content-type': 'application/json' } : {}),
+          },
+          ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+        },
+      );
+      return { status: res.status, headers: res.headers, text: await res.text() };
+    };
+    try {
+      // Refusals and ended calls give their slot back: far more of them than the cap.
+      const put = await call('PUT', '/sandboxes/ex-main/files/workspace/cap.txt', alice, 'capped');
+      expect(put.status, put.text).toBe(201);
+      for (let i = 0; i < 4; i++) {
+        expect((await call('POST', '/sandboxes/ex-main/exec', alice, { command: 42 })).status).toBe(400);
+        expect((await call('POST', '/sandboxes/ex-main/exec', alice, { command: 'true' })).status).toBe(200);
+        expect((await call('GET', '/sandboxes/ex-main/files/workspace/cap.txt', alice)).status).toBe(200);
+      }
+      const held = [hold(), hold()];
+      await Promise.all(held.map((h) => h.ready));
+      for (const [method, path, body] of [
+        ['POST', '/sandboxes/ex-main/exec', { command: 'true' }],
+        ['GET', '/sandboxes/ex-main/files/workspace/cap.txt', undefined],
+        ['GET', '/sandboxes/ex-main/archive?path=/workspace', undefined],
+      ] as const) {
+        const over = await call(method, path, alice, body);
+        expect(over.status, path).toBe(429);
+        expect(over.headers.get('retry-after')).toBe('5');
+        expect(JSON.parse(over.text)).toEqual({
+          error: 'concurrency_exceeded',
+          limit: 2,
+          inflight: 2,
+          message:
+            'you have 2 calls in flight (exec, invoke, configure and file transfers count), the most one user may have at once; retry after 5 seconds',
+        });
+      }
+      // The admin is another user: not limited by alice's calls, on alice's own sandbox.
+      const admin = await call('POST', '/sandboxes/ex-main/exec', capped.keys.admin, {
+        command: 'echo root',
+      });
+      expect(admin.status).toBe(200);
+      // A client that goes away frees its slot.
+      held[0]!.abort.abort();
+      await held[0]!.done;
+      await waitFor(
+        async () =>
+          (await call('POST', '/sandboxes/ex-main/exec', alice, { command: 'true' })).status === 200,
+        { timeoutMs: 30_000, describe: () => "alice's exec admitted once one of hers went away" },
+      );
+      held[1]!.abort.abort();
+      await held[1]!.done;
+    } finally {
+      await capped.close();
+    }
+  }, 120_000);
+
   test('owner or admin: bob gets 403 on every route; anonymous 401; 404 for no sandbox', async () => {
     const routes: [string, string, object | undefined][] = [
       ['POST', '/sandboxes/ex-main/exec', { command: 'true' }],

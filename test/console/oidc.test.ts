@@ -106,4 +106,36 @@ describe('OIDC sign-in (authorization code + PKCE)', () => {
     });
     expect(malformed.status).toBe(400);
   });
+
+  it('refuses a body over 64 KiB with 413 before reading it, declared or chunked (no credentials needed)', async () => {
+    const big = JSON.stringify({ code: 'x'.repeat(2 * 1024 * 1024), codeVerifier: 'v', redirectUri: base });
+    const declared = await fetch(`${base}/console/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: big,
+    });
+    expect(declared.status).toBe(413);
+    expect(await declared.json()).toEqual({
+      error: 'payload_too_large',
+      message: 'the request body is larger than 65536 bytes',
+    });
+    const bytes = new TextEncoder().encode(big);
+    const chunked = await fetch(`${base}/console/oidc/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (let at = 0; at < bytes.length; at += 64 * 1024)
+            controller.enqueue(bytes.slice(at, at + 64 * 1024));
+          controller.close();
+        },
+      }),
+      duplex: 'half',
+    });
+    expect(chunked.status).toBe(413);
+    expect(await chunked.json()).toMatchObject({ error: 'payload_too_large' });
+    // The same bound on every other path outside /api/v1, whatever its method.
+    const health = await fetch(`${base}/healthz`, { method: 'POST', body: big });
+    expect(health.status).toBe(413);
+  });
 });

@@ -32,6 +32,7 @@ const ALL_ON = [
   'auth.oidc.issuer=https://issuer.example.com',
   'auth.oidc.audience=svc',
   'auth.oidc.adminGroup=svc-admins',
+  'auth.oidc.algorithms={RS256,ES256}',
   'auth.devAuth=true',
   'optional.admissionWebhook.enabled=true',
   'optional.admissionWebhook.failurePolicy=Ignore',
@@ -41,6 +42,7 @@ const ALL_ON = [
   'image.pullSecrets={regcred}',
   'api.replicas=3',
   'api.terminationGracePeriodSeconds=120',
+  'api.limits.perUserConcurrency=16',
 ];
 
 let helm = '';
@@ -142,6 +144,8 @@ describe('Helm chart config/helm/svc', () => {
         '--auth.oidc.issuer=https://issuer.example.com',
         '--auth.oidc.audience=svc',
         '--auth.oidc.adminGroup=svc-admins',
+        '--auth.oidc.algorithms=RS256,ES256',
+        '--limits.perUserConcurrency=16',
         '--auth.devAuth=true',
         '--networking.previewDomain=preview.example.com',
         '--otlp-endpoint=http://otel-collector.observability:4318',

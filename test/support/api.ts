@@ -12,6 +12,7 @@ import {
 import type { Hono } from 'hono';
 import {
   ApiKeyStore,
+  DEFAULT_PER_USER_CONCURRENCY,
   OidcVerifier,
   SandboxCache,
   SandboxWriter,
@@ -60,6 +61,8 @@ export async function startTestApi(
     tracing?: Tracing;
     /** The browser console at `/` (test/console): where it is built, and OIDC sign-in. */
     console?: ApiDeps['console'];
+    /** `limits.perUserConcurrency` (default the API's). */
+    perUserConcurrency?: number;
   } = {},
 ): Promise<TestApi> {
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
@@ -97,6 +100,7 @@ export async function startTestApi(
     logger,
     clock: () => new Date(),
     statusWaitMs: opts.statusWaitMs ?? 30_000,
+    limits: { perUserConcurrency: opts.perUserConcurrency ?? DEFAULT_PER_USER_CONCURRENCY },
     tracing: opts.tracing ?? createTracing({ serviceName: 'svc-api-test' }),
     ...(opts.console ? { console: opts.console } : {}),
   };

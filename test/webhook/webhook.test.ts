@@ -1,10 +1,11 @@
 import { mkdtemp, rm } from 'node:fs/promises';
+import { request as httpsRequest } from 'node:https';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AdmissionregistrationV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebhookMetrics, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
+import { PATHS, WebhookMetrics, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
 import { createCertificateAuthority, type CertificateAuthority } from '../controlplane/index.ts';
 import { createSandboxAs, kubeRequest, useNamespace } from '../support/index.ts';
 
@@ -152,4 +153,57 @@ describe('admission webhook through the real apiserver', () => {
       await register('Fail');
     }
   });
+
+  it('refuses an AdmissionReview over 4 MiB with 413, declared or chunked, and answers the next', async () => {
+    const review = JSON.stringify({
+      apiVersion: 'admission.k8s.io/v1',
+      kind: 'AdmissionReview',
+      request: {
+        uid: 'big',
+        kind: { group: 'svc.io', version: 'v1alpha1', kind: 'Sandbox' },
+        operation: 'CREATE',
+        userInfo: { username: 'alice' },
+        object: { metadata: { annotations: { filler: 'x'.repeat(5 * 1024 * 1024) } }, spec: {} },
+      },
+    });
+    for (const chunked of [false, true]) {
+      const res = await post(PATHS.validate, Buffer.from(review), chunked);
+      expect(res.status, `chunked: ${chunked}`).toBe(413);
+      expect(JSON.parse(res.body)).toEqual({
+        error: 'payload_too_large',
+        message: 'an AdmissionReview is at most 4194304 bytes',
+      });
+    }
+    const small = await post(PATHS.validate, Buffer.from(review.replace(/x{1000,}/, 'x')), false);
+    expect(small.status).toBe(200);
+    expect(JSON.parse(small.body)).toMatchObject({ response: { uid: 'big', allowed: true } });
+  });
 });
+
+/** POSTs to the webhook as the apiserver would (TLS, the test CA), with or without Content-Length. */
+function post(path: string, body: Buffer, chunked: boolean): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpsRequest(
+      {
+        host: '127.0.0.1',
+        port: webhook!.port,
+        path,
+        method: 'POST',
+        ca: ca.pem,
+        headers: {
+          'content-type': 'application/json',
+          ...(chunked ? {} : { 'content-length': body.length }),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
+      },
+    );
+    req.on('error', reject);
+    if (!chunked) return void req.end(body);
+    for (let at = 0; at < body.length; at += 64 * 1024) req.write(body.subarray(at, at + 64 * 1024));
+    req.end();
+  });
+}

@@ -4174,6 +4174,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many in flight */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
             431: {
                 headers: {
@@ -4269,6 +4278,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many in flight */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4573,6 +4591,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description Too many in flight */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
             431: {
                 headers: {
@@ -4658,6 +4685,15 @@ export interface operations {
             };
             /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Too many in flight */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
