@@ -6,7 +6,13 @@ import type { PreviewTargets } from './preview/index.ts';
 import type { AuditRecorder } from './audit/index.ts';
 import type { ConsoleOptions } from './console/index.ts';
 import type { ApiMetrics } from './metrics/index.ts';
-import type { CredentialGate, Governance, NamespaceGate, SandboxdLocator } from '../kube/index.ts';
+import type {
+  CredentialGate,
+  Governance,
+  NamespaceGate,
+  SandboxdKeySource,
+  SandboxdLocator,
+} from '../kube/index.ts';
 import type { UserSecrets } from './secrets/index.ts';
 import type { Tracing } from '../telemetry/index.ts';
 
@@ -38,6 +44,11 @@ export interface ApiDeps {
   secrets: UserSecrets;
   /** Where each sandbox's sandboxd answers: the data path of configure and invoke. */
   sandboxd: SandboxdLocator;
+  /**
+   * The installation's key (the `svc-sandboxd-key` Secret): tickets are signed with keys
+   * derived from it (`ticketKey`), which no sandbox can read or work out.
+   */
+  installationKey: SandboxdKeySource;
   /** Spans of configure and invoke (a no-op tracer when no exporter is configured). */
   tracing: Tracing;
   /**

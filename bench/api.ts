@@ -45,6 +45,8 @@ try {
       namespace,
       '--auth.devAuth',
       'true',
+      '--devnode',
+      'true',
       '--log-level',
       'warn',
     ],

@@ -45,6 +45,7 @@ async function main(): Promise<void> {
     const sandboxd = await new SandboxdLocator({
       kc,
       key: new SandboxdKeySecret({ kc, namespace: SERVICE_NAMESPACE }).read,
+      devnode: true,
     }).client(NAMESPACE, SANDBOX);
 
     for (let i = 0; i < WARMUP; i++) {

@@ -74,6 +74,7 @@ async function main(): Promise<void> {
             env.kubeconfigPath,
             '--log-level',
             'warn',
+            ...(name === 'devnode' ? [] : ['--devnode', 'true']),
             ...args,
           ],
           join(dir, 'logs', `${name}.log`),

@@ -58,6 +58,8 @@ export async function startStack(namespace: string): Promise<Stack> {
       join(root, 'cmd/svc.ts'),
       name,
       ...['--kubeconfig', env.kubeconfigPath, '--log-level', 'warn'],
+      // devnode's address annotations are where previews and sandboxd are reached.
+      ...(name === 'devnode' ? [] : ['--devnode', 'true']),
       ...args,
     ]);
   const port = await freePort();

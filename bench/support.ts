@@ -22,6 +22,7 @@ export const benchOperatorSettings: OperatorSettings = {
   apiPodLabels: {},
   snapshotWaitSeconds: 300,
   maxRestarts: 5,
+  devnode: true,
 };
 
 export interface Measured {

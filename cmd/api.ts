@@ -80,6 +80,12 @@ const Config = z
     'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
     /** OTLP/HTTP collector for spans; none: no spans leave the process. */
     'otlp-endpoint': z.url().optional(),
+    /**
+     * devnode mode, for `make dev` and the tests alone: the addresses devnode records on
+     * Services and Pods are where previews and sandboxd are reached. Never in a cluster
+     * (the chart does not set it): there a Service's ClusterIP and a Pod's IP are.
+     */
+    devnode: booleanFlag,
   })
   .refine((c) => !c['auth.oidc.issuer'] || c['auth.oidc.audience'], {
     path: ['auth.oidc.audience'],
@@ -122,22 +128,21 @@ export async function startApi(config: Config): Promise<{ address: string; close
   const policies = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
   await policies.start(logger);
   const tracing = createTracing({ serviceName: 'svc-api', otlpEndpoint: config['otlp-endpoint'] });
+  const installationKey = new SandboxdKeySecret({ kc, namespace: config['service-namespace'] }).read;
   const deps: ApiDeps = {
     kc,
     cache,
     sandboxes: new SandboxWriter(kc),
     snapshots: new SnapshotWriter(kc),
-    previews: new PreviewTargets(kc),
+    previews: new PreviewTargets(kc, { devnode: config.devnode }),
     audit: new AuditRecorder(kc, logger),
     metrics: new ApiMetrics(),
     governance: new Governance(kc, policies, new QuotaLedger(kc, { home: config['service-namespace'] })),
     namespaces: new NamespaceGate(kc, config['service-namespace']),
     credentials: new CredentialGate(kc),
     secrets: new UserSecrets(kc),
-    sandboxd: new SandboxdLocator({
-      kc,
-      key: new SandboxdKeySecret({ kc, namespace: config['service-namespace'] }).read,
-    }),
+    sandboxd: new SandboxdLocator({ kc, key: installationKey, devnode: config.devnode }),
+    installationKey,
     keys,
     auth: { keys, oidc, adminGroup: config['auth.oidc.adminGroup'], devAuth: config['auth.devAuth'] },
     defaultNamespace: config['default-namespace'],

@@ -66,6 +66,11 @@ const Config = z.object({
   'otlp-endpoint': z.url().optional(),
   /** Where `/metrics` is served (e.g. `0.0.0.0:8081` in a cluster); unset: not served. */
   'metrics-listen': listenAddress.optional(),
+  /**
+   * devnode mode, for `make dev` and the tests alone: devnode's address annotation on a Pod
+   * is where its sandboxd listens. Never in a cluster (the chart does not set it).
+   */
+  devnode: booleanFlag,
 });
 
 export async function main(argv: string[]): Promise<number> {
@@ -107,6 +112,7 @@ export async function main(argv: string[]): Promise<number> {
       apiPodLabels: config['api-pod-labels'],
       snapshotWaitSeconds: config['snapshot-wait-seconds'],
       maxRestarts: config['max-restarts'],
+      devnode: config.devnode,
       ...(config['optional.agentMemorySidecar.enabled']
         ? {
             agentMemorySidecar: {

@@ -156,6 +156,8 @@ async function main(): Promise<number> {
         ...['--sandbox-namespaces', NAMESPACE],
         // The dashboard's operator panels read these (reconciles, queue, leader).
         ...['--metrics-listen', `127.0.0.1:${metricsPort}`],
+        // devnode's address annotations are where sandboxd listens: a dev stack's alone.
+        ...['--devnode', 'true'],
       ],
       signIn('operator'),
     );
@@ -170,6 +172,8 @@ async function main(): Promise<number> {
         NAMESPACE,
         '--auth.devAuth',
         'true',
+        // devnode's address annotations are where previews and sandboxd are reached.
+        ...['--devnode', 'true'],
         // The browser console, when `make console` has built it (make dev does).
         ...(existsSync(join(root, 'dist/console/index.html'))
           ? ['--console.dir', join(root, 'dist/console')]

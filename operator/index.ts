@@ -107,7 +107,11 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   const caches = await sandboxInformers(kc, o.logger, namespaces).catch(fail);
   // Watched, so a policy change reaches the agent sandboxes at once (see `watches` below).
   const policies = new PolicyStore(kc, o.leaseNamespace, (raw) => Policy.parse(raw));
-  const locator = new SandboxdLocator({ kc, key: () => Promise.resolve(key) });
+  const locator = new SandboxdLocator({
+    kc,
+    key: () => Promise.resolve(key),
+    devnode: o.settings.devnode ?? false,
+  });
   const wrap = [
     (name: string, r: Reconcile) => metrics.instrument(name, r),
     ...(o.tracer ? [(name: string, r: Reconcile) => traced(o.tracer!, name, r)] : []),

@@ -39,4 +39,9 @@ export interface OperatorSettings {
    * 127.0.0.1:11434 (`MEM0_BASE_URL` for the agent), its data in `/workspace/.agenttier/memory/`.
    */
   agentMemorySidecar?: { image: string; command: string[] };
+  /**
+   * devnode mode (`make dev`, the tests): devnode's address annotation on a Pod is where its
+   * sandboxd listens. Never in a cluster: the Pod's IP is, whatever a Pod's annotations say.
+   */
+  devnode?: boolean;
 }

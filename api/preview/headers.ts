@@ -60,11 +60,35 @@ export function forwardHeaders(
 const DECODED_BY_FETCH = new Set(['gzip', 'x-gzip', 'deflate', 'br', 'zstd']);
 
 /**
- * The app's response headers, less hop-by-hop ones and `Set-Cookie`: a cookie the app sets
- * would land on this API's origin, beside the caller's own session. Apps that need
- * cookies are served on the preview domain (`previewUrl`), their own origin.
+ * Response headers that act on this API's origin rather than describe the app's page:
+ * `Set-Cookie` would land beside the caller's own session; `Clear-Site-Data` would wipe the
+ * console's storage (its key) on this origin; `Refresh` would send the browser anywhere;
+ * `Access-Control-*` would let other sites read this origin's answers. Apps that need them
+ * are served on the preview domain (`previewUrl`), their own origin.
  */
-export function responseHeaders(incoming: Headers): Headers {
+const ACTING_ON_OUR_ORIGIN = new Set(['set-cookie', 'clear-site-data', 'refresh']);
+
+/**
+ * A redirect the browser may follow: one that stays on this origin (a relative path, like
+ * `login`, `/x` or `?page=2`, or an absolute URL of this very origin). Anything else, `//other`
+ * and `/\other` included (browsers read both as another host), would make the preview an
+ * open redirect of this API's origin. Resolved as browsers do, by the WHATWG URL parser.
+ */
+export function sameOriginLocation(location: string, requestUrl: string | URL): boolean {
+  try {
+    const here = new URL(requestUrl);
+    return new URL(location, here).origin === here.origin;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The app's response headers, less hop-by-hop ones, those that act on this origin (above)
+ * and a `Location` that leaves it. `requestUrl` is the preview request's own URL (the
+ * origin the browser sees).
+ */
+export function responseHeaders(incoming: Headers, requestUrl: string | URL): Headers {
   const codings = (incoming.get('content-encoding') ?? '')
     .split(',')
     .map((c) => c.trim().toLowerCase())
@@ -73,7 +97,9 @@ export function responseHeaders(incoming: Headers): Headers {
   const out = new Headers();
   incoming.forEach((value, name) => {
     const lower = name.toLowerCase();
-    if (HOP_BY_HOP.includes(lower) || lower === 'set-cookie') return;
+    if (HOP_BY_HOP.includes(lower) || ACTING_ON_OUR_ORIGIN.has(lower)) return;
+    if (lower.startsWith('access-control-')) return;
+    if (lower === 'location' && !sameOriginLocation(value, requestUrl)) return;
     if (decoded && (lower === 'content-encoding' || lower === 'content-length')) return;
     out.append(name, value);
   });

@@ -47,7 +47,7 @@ export function previewRoutes(deps: ApiDeps): Hono {
     });
     return new Response(upstream.body, {
       status: upstream.status,
-      headers: responseHeaders(upstream.headers),
+      headers: responseHeaders(upstream.headers, url),
     });
   };
   // A ticket a browser exchanges for the preview's cookie (`previewCredentials`): the URL to

@@ -30,6 +30,16 @@ export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Du
 
   return function onUpgrade(req, socket, head) {
     const url = new URL(req.url ?? '/', 'http://api.local');
+    if (!sameOrigin(req)) {
+      void refuse(
+        socket,
+        Response.json(
+          { error: 'forbidden', message: 'a preview WebSocket is opened only from its own origin' },
+          { status: 403, statusText: 'Forbidden' },
+        ),
+      );
+      return;
+    }
     const headers = new Headers();
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value);
@@ -47,6 +57,23 @@ export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Du
         socket.destroy();
       });
   };
+}
+
+/**
+ * Whether a browser's page may open this WebSocket: its `Origin` is this host's own (the
+ * console's, or a preview page's on this path), or there is none (a program, not a browser).
+ * Browsers send any site's page's upgrade with the cookies of this host: without the check,
+ * another site could talk to a preview as its signed-in user. `null` (a sandboxed or opaque
+ * page) is another origin too.
+ */
+export function sameOrigin(req: Pick<IncomingMessage, 'headers'>): boolean {
+  const origin = req.headers.origin;
+  if (origin === undefined) return true;
+  try {
+    return new URL(origin).host === req.headers.host?.toLowerCase();
+  } catch {
+    return false;
+  }
 }
 
 async function refuse(socket: Duplex, res: Response): Promise<void> {

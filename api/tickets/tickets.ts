@@ -1,13 +1,13 @@
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { RETRY_AFTER_SECONDS, type Sandbox } from '../../core/index.ts';
+import { RETRY_AFTER_SECONDS, ticketKey, type Sandbox } from '../../core/index.ts';
 import { SandboxdUnavailable } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 
 /**
- * What a ticket is for. Each purpose signs with its own key (derived from the sandbox's key
- * and the purpose), so a ticket of one purpose is never valid as another: a terminal ticket
+ * What a ticket is for. Each purpose signs with its own key (derived from the installation's
+ * key and the purpose), so a ticket of one purpose is never valid as another: a terminal ticket
  * opens no preview, a preview ticket is no preview cookie, and a cookie is no ticket.
  */
 export type TicketPurpose = 'terminal' | 'preview' | 'preview-session';
@@ -66,7 +66,7 @@ export async function issueTicket(
     jti: randomUUID(),
   };
   const body = Buffer.from(JSON.stringify(claims)).toString('base64url');
-  const signature = await sign(deps, purpose, claims, body);
+  const signature = await sign(deps, purpose, body);
   return { ticket: `${body}.${signature}`, expiresAt: new Date(exp).toISOString() };
 }
 
@@ -85,7 +85,7 @@ export async function verifyTicket(
   const claims = rest.length === 0 ? parseClaims(body) : undefined;
   if (!claims) throw invalidTicket('the ticket is malformed');
   // The signature first: nothing a forger wrote is used to address the cluster.
-  const expected = Buffer.from(await sign(deps, purpose, claims, body));
+  const expected = Buffer.from(await sign(deps, purpose, body));
   const given = Buffer.from(signature);
   if (given.length !== expected.length || !timingSafeEqual(given, expected))
     throw invalidTicket('the ticket is not valid');
@@ -111,17 +111,13 @@ export async function verifyTicket(
 export const invalidTicket = (message: string) => new HttpError(401, 'invalid_ticket', message);
 
 /**
- * HMAC-SHA256 of the claims, keyed by a key derived from the sandbox's sandboxd token and the
- * purpose: the installation's key (shared by every replica through its Secret) bound to this
- * sandbox and this use.
+ * HMAC-SHA256 of the claims, keyed by the installation's ticket key for this purpose (every
+ * replica derives the same from the key Secret). Never by anything of the sandbox's: its
+ * sandboxd token is readable inside it, and a ticket signed with it could name any caller,
+ * an admin too. The sandbox and its uid are in the signed claims, which binds a ticket to it.
  */
-async function sign(
-  deps: ApiDeps,
-  purpose: TicketPurpose,
-  claims: TicketClaims,
-  body: string,
-): Promise<string> {
-  const token = await deps.sandboxd.token(claims.ns, claims.sb, claims.uid).catch((err: unknown) => {
+async function sign(deps: ApiDeps, purpose: TicketPurpose, body: string): Promise<string> {
+  const key = await deps.installationKey().catch((err: unknown) => {
     // The installation's key is not there yet (the operator creates it when it starts).
     if (err instanceof SandboxdUnavailable)
       throw new HttpError(503, 'unavailable', `tickets cannot be signed yet: ${err.message}`, {
@@ -129,8 +125,7 @@ async function sign(
       });
     throw err;
   });
-  const key = createHmac('sha256', token).update(`svc ${purpose} ticket v1`).digest();
-  return createHmac('sha256', key).update(body).digest('base64url');
+  return createHmac('sha256', ticketKey(key, purpose)).update(body).digest('base64url');
 }
 
 function parseClaims(body: string): TicketClaims | undefined {

@@ -37,7 +37,7 @@ export const ForwardedPort = z
       .string()
       .optional()
       .describe(
-        'Public URL, https://sandbox-<sandbox>-<port>.<preview domain>/, when a preview domain is set',
+        'Public URL, https://sandbox-<sandbox>-<port>.<namespace>.<preview domain>/, when a preview domain is set',
       ),
   })
   .meta({ id: 'ForwardedPort', description: 'A forwarded port of a sandbox and where to reach it' });

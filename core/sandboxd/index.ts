@@ -1,1 +1,1 @@
-export { SandboxdKey, sandboxdToken } from './token.ts';
+export { SandboxdKey, sandboxdToken, ticketKey } from './token.ts';

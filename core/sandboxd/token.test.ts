@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { describe, expect, test } from 'vitest';
-import { sandboxdToken } from './token.ts';
+import { sandboxdToken, ticketKey } from './token.ts';
 
 describe('sandboxdToken', () => {
   const key = Buffer.alloc(32, 7);
@@ -31,5 +31,23 @@ describe('sandboxdToken', () => {
   test('refuses an empty key or a missing uid', () => {
     expect(() => sandboxdToken(Buffer.alloc(0), sandbox)).toThrow(/key is empty/);
     expect(() => sandboxdToken(key, { ...sandbox, uid: '' })).toThrow(/uid/);
+  });
+});
+
+describe('ticketKey', () => {
+  const key = Buffer.alloc(32, 7);
+
+  test('is HKDF-SHA256 of the installation key, one per purpose, none equal to a sandbox token', () => {
+    const keys = ['terminal', 'preview', 'preview-session'].map((p) => ticketKey(key, p));
+    expect(keys.map((k) => k.length)).toEqual([32, 32, 32]);
+    expect(new Set(keys.map((k) => k.toString('hex'))).size).toBe(3);
+    expect(ticketKey(key, 'preview').equals(ticketKey(Buffer.from(key), 'preview'))).toBe(true);
+    expect(ticketKey(Buffer.alloc(32, 8), 'preview').equals(ticketKey(key, 'preview'))).toBe(false);
+    const token = sandboxdToken(key, { namespace: 'team-a', name: 'hello', uid: 'u' });
+    for (const k of keys) expect(k.toString('base64url')).not.toBe(token);
+  });
+
+  test('refuses an empty key', () => {
+    expect(() => ticketKey(Buffer.alloc(0), 'preview')).toThrow(/key is empty/);
   });
 });

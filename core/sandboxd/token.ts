@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { createHmac, hkdfSync } from 'node:crypto';
 
 /**
  * The per-installation key every sandboxd token is derived from: a Secret in the service's
@@ -25,4 +25,15 @@ export function sandboxdToken(
   return createHmac('sha256', key)
     .update(`${sandbox.namespace}/${sandbox.name}/${sandbox.uid}`)
     .digest('base64url');
+}
+
+/**
+ * The key the API signs its tickets of `purpose` with: HKDF-SHA256 of the installation's key
+ * under a label of its own. No sandbox can work it out: a sandbox holds only its own token,
+ * an HMAC of the key over `<namespace>/<name>/<uid>`, from which neither the key nor any
+ * other value keyed by it follows, and the label (spaces, `ticket`) is no such string.
+ */
+export function ticketKey(key: Uint8Array, purpose: string): Buffer {
+  if (key.length === 0) throw new Error('the installation key is empty');
+  return Buffer.from(hkdfSync('sha256', key, Buffer.alloc(0), `svc ticket key v2 ${purpose}`, 32));
 }

@@ -5,14 +5,14 @@ import type { SandboxdKeySource } from './key.ts';
 
 /** sandboxd could not be addressed: no Pod, no IP yet, or no sandboxd key yet. */
 /**
- * Where a Pod's sandboxd listens: the address its node wrote on it (devnode's socket), else
- * the Pod's IP and sandboxd's port; undefined until the Pod has either.
+ * Where a Pod's sandboxd listens: the Pod's IP and sandboxd's port; undefined until the Pod
+ * has one. In devnode mode (`make dev`, the tests) the address devnode wrote on the Pod (its
+ * socket) comes first. Only there: anyone who may annotate a Pod could otherwise send the
+ * API and the operator, with a sandbox's token, to any address.
  */
-export function sandboxdAddressOf(pod: V1Pod): string | undefined {
-  return (
-    pod.metadata?.annotations?.[Annotations.sandboxdAddress] ??
-    (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined)
-  );
+export function sandboxdAddressOf(pod: V1Pod, o: { devnode?: boolean } = {}): string | undefined {
+  const recorded = o.devnode ? pod.metadata?.annotations?.[Annotations.sandboxdAddress] : undefined;
+  return recorded ?? (pod.status?.podIP ? `${pod.status.podIP}:${SandboxPod.port}` : undefined);
 }
 
 export class SandboxdUnavailable extends Error {
@@ -28,6 +28,8 @@ export interface SandboxdLocatorOptions {
   key: SandboxdKeySource;
   /** How long an answer is kept; 5 s by default. */
   ttlMs?: number;
+  /** devnode mode: devnode's address annotation on the Pod is honoured (see `sandboxdAddressOf`). */
+  devnode?: boolean;
 }
 
 /**
@@ -41,12 +43,19 @@ export class SandboxdLocator {
   readonly #core: CoreV1Api;
   readonly #key: SandboxdKeySource;
   readonly #ttlMs: number;
+  readonly #devnode: boolean;
   readonly #cache = new Map<string, { at: number; uid: string; client: SandboxdClient }>();
 
   constructor(o: SandboxdLocatorOptions) {
     this.#core = o.kc.makeApiClient(CoreV1Api);
     this.#key = o.key;
     this.#ttlMs = o.ttlMs ?? 5_000;
+    this.#devnode = o.devnode ?? false;
+  }
+
+  /** Where this Pod's sandboxd listens, as this locator's mode reads it (`sandboxdAddressOf`). */
+  addressOf(pod: V1Pod): string | undefined {
+    return sandboxdAddressOf(pod, { devnode: this.#devnode });
   }
 
   /** The token the sandboxd of the Sandbox `namespace/name` with this uid expects. */
@@ -71,7 +80,7 @@ export class SandboxdLocator {
    */
   async forPod(pod: V1Pod): Promise<SandboxdClient> {
     const { name: sandbox = '', namespace = '' } = pod.metadata ?? {};
-    const address = sandboxdAddressOf(pod);
+    const address = this.addressOf(pod);
     if (!address) throw new SandboxdUnavailable(`sandbox ${sandbox}'s Pod has no address yet`);
     const owner = pod.metadata?.ownerReferences?.find(
       (r) => r.kind === 'Sandbox' && r.apiVersion.startsWith(`${GROUP}/`),

@@ -133,7 +133,11 @@ export function portIngress(
       ingressClassName: settings.ingressClass,
       rules: [
         {
-          host: previewHost(sandbox.metadata.name!, port.port, domain),
+          host: previewHost(
+            { namespace: sandbox.metadata.namespace!, name: sandbox.metadata.name! },
+            port.port,
+            domain,
+          ),
           http: {
             paths: [
               {

@@ -26,7 +26,7 @@ export async function ensurePorts(pass: Pass): Promise<StepResult> {
     port: p.port,
     protocol: p.protocol,
     internalUrl: internalUrl(name, namespace, p.port),
-    ...(domain ? { previewUrl: previewUrl(name, p.port, domain) } : {}),
+    ...(domain ? { previewUrl: previewUrl({ namespace, name }, p.port, domain) } : {}),
   }));
   return {};
 }

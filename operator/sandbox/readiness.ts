@@ -1,6 +1,6 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import { Annotations, SandboxPod } from '../../core/index.ts';
+import { SandboxPod } from '../../core/index.ts';
 import type { SandboxdLocator } from '../../kube/index.ts';
 
 /**
@@ -39,7 +39,7 @@ export class SandboxdReadiness {
    */
   answered(key: string, pod: V1Pod): boolean {
     const status = pod.status?.containerStatuses?.find((c) => c.name === SandboxPod.container);
-    const address = pod.metadata?.annotations?.[Annotations.sandboxdAddress] ?? pod.status?.podIP;
+    const address = this.#locator.addressOf(pod);
     const restarts = status?.restartCount ?? 0;
     const firstStart = !!status?.state?.waiting && !status.lastState?.terminated && restarts === 0;
     // Not started yet, or no address: the Pod's update that brings them asks again.

@@ -1,7 +1,7 @@
 import type { V1Pod } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { WarmPool, sandboxdToken, type Sandbox, type SandboxWarmPool } from '../../core/index.ts';
-import { SandboxdClient, sandboxdAddressOf, type SandboxdLocator } from '../../kube/index.ts';
+import { SandboxdClient, type SandboxdLocator } from '../../kube/index.ts';
 import { standIn, type PoolCache } from './member.ts';
 
 /**
@@ -17,7 +17,7 @@ export async function handOver(
   token: string,
   pool?: SandboxWarmPool,
 ): Promise<void> {
-  const address = sandboxdAddressOf(pod);
+  const address = d.locator.addressOf(pod);
   // A claim this pass made knows its pool; one a leader before it left half done names it
   // on the Pod (the pool's label went with the commit).
   const owner =

@@ -85,6 +85,7 @@ async function startApiProcess(): Promise<{ url: string; child: ChildProcess }> 
       'api',
       ...['--listen', '127.0.0.1:0', '--kubeconfig', inject('kubeconfigPath')],
       ...['--service-namespace', ns.name, '--default-namespace', ns.name],
+      ...['--devnode', 'true'],
       ...['--auth.devAuth', 'true', '--log-level', 'debug', '--status-wait-seconds', String(SLOW / 1000)],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },

@@ -58,7 +58,7 @@ async function startApiProcess(): Promise<{ url: string; child: ChildProcess }> 
       'api',
       ...['--listen', '127.0.0.1:0', '--kubeconfig', inject('kubeconfigPath')],
       ...['--service-namespace', ns.name, '--default-namespace', ns.name],
-      ...['--auth.devAuth', 'true', '--log-level', 'warn'],
+      ...['--auth.devAuth', 'true', '--log-level', 'warn', '--devnode', 'true'],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

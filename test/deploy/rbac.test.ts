@@ -141,7 +141,7 @@ beforeAll(async () => {
     'operator',
     ...['--kubeconfig', operator.path, '--service-namespace', system.name, '--sandbox-namespaces', ns.name],
     ...['--identity', 'rbac-test', '--sandboxd-image', 'svc:test', '--lease-duration-seconds', '5'],
-    ...['--log-level', 'debug'],
+    ...['--log-level', 'debug', '--devnode', 'true'],
   ]);
   // The webhook, registered for the sandbox namespace only: every Sandbox write below, the
   // API's and a user's direct one, goes through it.
@@ -187,7 +187,7 @@ beforeAll(async () => {
   const apiProcess = svc('api', [
     'api',
     ...['--kubeconfig', api.path, '--service-namespace', system.name, '--default-namespace', ns.name],
-    ...['--listen', '127.0.0.1:0', '--log-level', 'debug'],
+    ...['--listen', '127.0.0.1:0', '--log-level', 'debug', '--devnode', 'true'],
     ...[
       '--auth.oidc.issuer',
       issuer.url,

@@ -202,7 +202,7 @@ describe('operator', () => {
         port: 8080,
         protocol: 'http',
         internalUrl: `http://pf-raw-8080.${ns.name}.svc.cluster.local:8080`,
-        previewUrl: 'https://sandbox-raw-8080.preview.example.test/',
+        previewUrl: `https://sandbox-raw-8080.${ns.name}.preview.example.test/`,
       },
     ]);
     const service = await ns.core.readNamespacedService({ name: 'pf-raw-8080', namespace: ns.name });
@@ -211,7 +211,7 @@ describe('operator', () => {
       .makeApiClient(NetworkingV1Api)
       .readNamespacedIngress({ name: 'pf-raw-8080', namespace: ns.name });
     expect(ingress.spec?.ingressClassName).toBe('nginx');
-    expect(ingress.spec?.rules?.[0]?.host).toBe('sandbox-raw-8080.preview.example.test');
+    expect(ingress.spec?.rules?.[0]?.host).toBe(`sandbox-raw-8080.${ns.name}.preview.example.test`);
     await patch('raw', { ports: [] });
     await waitFor(
       () => gone(() => ns.core.readNamespacedService({ name: 'pf-raw-8080', namespace: ns.name })),

@@ -43,6 +43,8 @@ function operator(identity: string): Managed {
       'svc:test',
       '--snapshot-wait-seconds',
       '2',
+      '--devnode',
+      'true',
       '--log-level',
       process.env.SVC_TEST_LOG ?? 'info',
     ],

@@ -75,7 +75,12 @@ describe('the sandboxd key', () => {
     const derived = sandboxdToken(key, { namespace: ns.name, name, uid: sandbox.metadata.uid! });
     expect(await tokenIn(name)).toBe(derived);
 
-    const locator = new SandboxdLocator({ kc: ns.kc, key: () => Promise.resolve(key), ttlMs: 0 });
+    const locator = new SandboxdLocator({
+      kc: ns.kc,
+      key: () => Promise.resolve(key),
+      ttlMs: 0,
+      devnode: true,
+    });
     expect(await shIn(await locator.client(ns.name, name), 'echo kept > /workspace/marker && echo ok')).toBe(
       'ok\n',
     );

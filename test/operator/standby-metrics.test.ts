@@ -47,7 +47,7 @@ describe('operator metrics on a standby', () => {
         'operator',
         ...['--kubeconfig', inject('kubeconfigPath')],
         ...['--sandbox-namespaces', ns.name, '--service-namespace', ns.name],
-        ...['--identity', 'standby', '--lease-duration-seconds', '3'],
+        ...['--identity', 'standby', '--lease-duration-seconds', '3', '--devnode', 'true'],
         ...['--metrics-listen', '127.0.0.1:0', '--log-level', 'info'],
       ],
       join(logDir, 'operator-standby.log'),

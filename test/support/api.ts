@@ -63,6 +63,8 @@ export async function startTestApi(
     console?: ApiDeps['console'];
     /** `limits.perUserConcurrency` (default the API's). */
     perUserConcurrency?: number;
+    /** devnode mode (devnode's address annotations honoured), as every test stack runs; default true. */
+    devnode?: boolean;
   } = {},
 ): Promise<TestApi> {
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
@@ -74,12 +76,13 @@ export async function startTestApi(
   const oidc = opts.oidc
     ? new OidcVerifier({ issuer: opts.oidc.issuer, audience: 'svc', jwksCooldownMs: 0 })
     : undefined;
+  const installationKey = new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read;
   const deps: ApiDeps = {
     kc: ns.kc,
     cache,
     sandboxes: new SandboxWriter(ns.kc),
     snapshots: new SnapshotWriter(ns.kc),
-    previews: new PreviewTargets(ns.kc),
+    previews: new PreviewTargets(ns.kc, { devnode: opts.devnode ?? true }),
     audit: new AuditRecorder(ns.kc, logger),
     metrics: new ApiMetrics(),
     governance: new Governance(ns.kc, policies, new QuotaLedger(ns.kc)),
@@ -90,10 +93,8 @@ export async function startTestApi(
     credentials: new CredentialGate(ns.kc),
     secrets: new UserSecrets(ns.kc),
     // The operator of a test (useOperator) keeps its key Secret in the same namespace.
-    sandboxd: new SandboxdLocator({
-      kc: ns.kc,
-      key: new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read,
-    }),
+    sandboxd: new SandboxdLocator({ kc: ns.kc, key: installationKey, devnode: opts.devnode ?? true }),
+    installationKey,
     keys,
     auth: { keys, oidc, adminGroup: opts.oidc?.adminGroup, devAuth: opts.devAuth ?? true },
     defaultNamespace: ns.name,

@@ -18,6 +18,8 @@ export const testOperatorSettings: OperatorSettings = {
   apiPodLabels: { 'app.kubernetes.io/name': 'svc' },
   snapshotWaitSeconds: 5,
   maxRestarts: 5,
+  // Every test stack runs on devnode: its address annotations are where sandboxd listens.
+  devnode: true,
 };
 
 /**

@@ -145,7 +145,7 @@ export async function startApiProcess(
       'api',
       ...['--listen', '127.0.0.1:0', '--kubeconfig', kubeconfig],
       ...['--service-namespace', namespace, '--default-namespace', namespace],
-      ...['--auth.devAuth', 'true', '--log-level', 'warn'],
+      ...['--auth.devAuth', 'true', '--log-level', 'warn', '--devnode', 'true'],
     ],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );

@@ -569,7 +569,7 @@ export interface components {
             protocol: string;
             /** @description URL inside the cluster: http://pf-<sandbox>-<port>.<namespace>.svc.cluster.local:<port> */
             internalUrl: string;
-            /** @description Public URL, https://sandbox-<sandbox>-<port>.<preview domain>/, when a preview domain is set */
+            /** @description Public URL, https://sandbox-<sandbox>-<port>.<namespace>.<preview domain>/, when a preview domain is set */
             previewUrl?: string;
         };
         CreateSandboxRequest: {
