@@ -55,3 +55,10 @@ export const ComputeResources = z
     limits: CpuAndMemory('limit').optional().describe('What the sandbox container may use at most'),
   })
   .describe('CPU and memory of the sandbox container, as Kubernetes quantities');
+
+/** A RuntimeClass's name (a DNS subdomain, as Kubernetes checks it on the Pod). */
+export const RuntimeClassName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/);

@@ -666,6 +666,8 @@ export interface components {
                     mountPath: string;
                 }[];
             };
+            /** @description RuntimeClass of the sandbox's Pod instead of the template's; allowed only when it is in the governance policy's allowedRuntimeClasses. Immutable */
+            runtimeClassName?: string;
             /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
             harness?: {
                 /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
@@ -800,6 +802,8 @@ export interface components {
             allowedAgentImages?: string[];
             maxConcurrentInvokesPerSandbox?: number;
             keepCloneSnapshots?: boolean;
+            allowedRuntimeClasses?: string[];
+            defaultRuntimeClass?: string;
         };
         StartEvent: {
             invokeId: string;
@@ -1061,6 +1065,8 @@ export interface components {
                         mountPath: string;
                     }[];
                 };
+                /** @description RuntimeClass of the sandbox's Pod instead of the template's; allowed only when it is in the governance policy's allowedRuntimeClasses. Immutable */
+                runtimeClassName?: string;
                 /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
                 harness?: {
                     /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
