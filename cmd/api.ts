@@ -57,6 +57,8 @@ const Config = z
     'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
     /** OTLP/HTTP collector for spans; none: no spans leave the process. */
     'otlp-endpoint': z.url().optional(),
+    /** The nodes run Pods with `hostUsers: false` (user namespaces); off: such templates are refused. */
+    'node.userNamespaces': booleanFlag,
   })
   .refine((c) => !c['auth.oidc.issuer'] || c['auth.oidc.audience'], {
     path: ['auth.oidc.audience'],
@@ -106,7 +108,9 @@ export async function startApi(config: Config): Promise<{ address: string; close
     previews: new PreviewTargets(kc),
     audit: new AuditRecorder(kc, logger),
     metrics: new ApiMetrics(),
-    governance: new Governance(kc, policies, new QuotaLedger(kc)),
+    governance: new Governance(kc, policies, new QuotaLedger(kc), {
+      userNamespaces: config['node.userNamespaces'],
+    }),
     namespaces: new NamespaceGate(kc, config['service-namespace']),
     credentials: new CredentialGate(kc),
     secrets: new UserSecrets(kc),

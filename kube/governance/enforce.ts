@@ -8,6 +8,7 @@ import {
   resolveMaxConcurrentInvokes,
   resolvePolicy,
   type Candidate,
+  type NodeAbilities,
   type Policy,
   type Sandbox,
   type SandboxSpec,
@@ -25,11 +26,14 @@ export class Governance {
   readonly store: PolicyStore<Policy>;
   readonly #ledger: QuotaLedger;
   readonly #custom: CustomObjectsApi;
+  /** What the nodes can do (`node.*` settings): `hostUsers: false` needs user namespaces. */
+  readonly nodes: NodeAbilities;
 
-  constructor(kc: KubeConfig, store: PolicyStore<Policy>, ledger: QuotaLedger) {
+  constructor(kc: KubeConfig, store: PolicyStore<Policy>, ledger: QuotaLedger, nodes: NodeAbilities = {}) {
     this.store = store;
     this.#ledger = ledger;
     this.#custom = kc.makeApiClient(CustomObjectsApi);
+    this.nodes = nodes;
   }
 
   /** The policy in force in `namespace` (cluster default overridden by the namespace). */
@@ -72,7 +76,7 @@ export class Governance {
     // Nothing counted: no reservation to make (a quota set meanwhile counts this sandbox once
     // it exists; only creates already in flight when it was set can exceed it).
     if (!isCounted(policy, input.spec.mode))
-      return checkCreate(policy, candidate, { total: 0, byUser: 0, agents: 0 });
+      return checkCreate(policy, candidate, { total: 0, byUser: 0, agents: 0 }, this.nodes);
     const refused = new Refused();
     try {
       await this.#ledger.reserve(
@@ -82,7 +86,7 @@ export class Governance {
           user: input.user,
           mode: input.spec.mode,
           decide: (counts) => {
-            refused.violations = checkCreate(policy, candidate, counts);
+            refused.violations = checkCreate(policy, candidate, counts, this.nodes);
             if (refused.violations.length > 0) throw refused;
           },
         },
@@ -116,10 +120,12 @@ export class Governance {
     const none = { total: 0, byUser: 0, agents: 0 };
     const had = new Set(
       input.before
-        ? checkCreate(limits, candidateOf(input.before, template), none).map((v) => `${v.code}\n${v.message}`)
+        ? checkCreate(limits, candidateOf(input.before, template), none, this.nodes).map(
+            (v) => `${v.code}\n${v.message}`,
+          )
         : [],
     );
-    return checkCreate(limits, candidateOf(input.after, template), none).filter(
+    return checkCreate(limits, candidateOf(input.after, template), none, this.nodes).filter(
       (v) => !had.has(`${v.code}\n${v.message}`),
     );
   }
@@ -233,6 +239,9 @@ export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | u
   if (memory !== undefined) candidate.memoryLimit = memory;
   const storage = spec.resources?.storage ?? template?.storage?.size;
   if (storage !== undefined) candidate.storage = storage;
+  if (spec.runtimeClassName !== undefined) candidate.runtimeClassOverride = spec.runtimeClassName;
+  if (template?.runtimeClassName !== undefined) candidate.templateRuntimeClass = template.runtimeClassName;
+  if (template?.hostUsers !== undefined) candidate.hostUsers = template.hostUsers;
   return candidate;
 }
 
