@@ -113,6 +113,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     settings: o.settings,
     namespace: o.namespace,
     caches,
+    policies,
     locator,
     key: () => Promise.resolve(key),
     registry: metrics.registry,

@@ -10,6 +10,7 @@ import {
   type SandboxTemplateSpec,
 } from '../../core/index.ts';
 import type { OperatorSettings } from '../settings.ts';
+import { isolation } from './isolation.ts';
 import { owned } from './meta.ts';
 
 function resources(sandbox: Sandbox, template: SandboxTemplateSpec): V1Container['resources'] {
@@ -97,6 +98,7 @@ export function sandboxPod(
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: 30,
       securityContext: { runAsNonRoot: false, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
+      ...isolation(sandbox, template),
       initContainers: [
         {
           name: SandboxPod.installContainer,
