@@ -23,6 +23,7 @@ const ns = useNamespace('rtc');
 useDevnode(ns);
 const plain = useClusterTemplate('rtc-plain', ns, {});
 const gvisor = useClusterTemplate('rtc-gvisor', ns, { runtimeClassName: 'gvisor' });
+const userns = useClusterTemplate('rtc-userns', ns, { hostUsers: false });
 const pools = { group: GROUP, version: VERSION, plural: 'sandboxwarmpools' };
 let operator: RunningOperator;
 let store: PolicyStore<Policy>;
@@ -70,6 +71,14 @@ describe('runtime classes', () => {
     await createSandbox(ns, 'from-plain', { templateRef: { name: plain } });
     await waitForSandboxPhase(ns, 'from-plain', 'Running');
     expect((await pod('from-plain')).spec?.runtimeClassName).toBeUndefined();
+  }, 120_000);
+
+  test("a template's hostUsers: false is the Pod's (devnode runs it like any other)", async () => {
+    // Admission refuses it where node.userNamespaces is off; the operator only passes it on.
+    await createSandbox(ns, 'userns', { templateRef: { name: userns } });
+    await waitForSandboxPhase(ns, 'userns', 'Running');
+    expect((await pod('userns')).spec?.hostUsers).toBe(false);
+    expect((await pod('from-plain')).spec?.hostUsers).toBeUndefined();
   }, 120_000);
 
   test("a warm pool's members never serve a sandbox whose runtime class differs", async () => {
