@@ -2,6 +2,7 @@
 // only the Pod spec is asserted): a template's runtimeClassName reaches the Pod, the
 // policy's defaultRuntimeClass applies to a template without one, and a warm pool's
 // members never serve a sandbox of another runtime class.
+import { randomBytes } from 'node:crypto';
 import type { V1Pod } from '@kubernetes/client-node';
 import { NodeV1Api } from '@kubernetes/client-node';
 import { pino } from 'pino';
@@ -24,6 +25,8 @@ useDevnode(ns);
 const plain = useClusterTemplate('rtc-plain', ns, {});
 const gvisor = useClusterTemplate('rtc-gvisor', ns, { runtimeClassName: 'gvisor' });
 const userns = useClusterTemplate('rtc-userns', ns, { hostUsers: false });
+// A class (and template) name of this file's own, never created as a RuntimeClass.
+const missingClass = `rtc-missing-${randomBytes(3).toString('hex')}`;
 const pools = { group: GROUP, version: VERSION, plural: 'sandboxwarmpools' };
 let operator: RunningOperator;
 let store: PolicyStore<Policy>;
@@ -71,6 +74,40 @@ describe('runtime classes', () => {
     await createSandbox(ns, 'from-plain', { templateRef: { name: plain } });
     await waitForSandboxPhase(ns, 'from-plain', 'Running');
     expect((await pod('from-plain')).spec?.runtimeClassName).toBeUndefined();
+  }, 120_000);
+
+  test("a RuntimeClass that does not exist: Error with the apiserver's reason, not a silent wait", async () => {
+    await ns.custom.createClusterCustomObject({
+      group: GROUP,
+      version: VERSION,
+      plural: 'clustersandboxtemplates',
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'ClusterSandboxTemplate',
+        metadata: { name: missingClass },
+        spec: { image: 'debian:bookworm', storage: { size: '1Gi' }, runtimeClassName: missingClass },
+      },
+    });
+    try {
+      await createSandbox(ns, 'no-class', { templateRef: { name: missingClass } });
+      const sandbox = await waitForSandboxPhase(ns, 'no-class', 'Error');
+      expect(sandbox.status?.message).toMatch(
+        new RegExp(`^the cluster refused the sandbox Pod: .*RuntimeClass "${missingClass}" not found`),
+      );
+      expect(sandbox.status?.conditions?.find((c) => c.type === 'Ready')).toMatchObject({
+        status: 'False',
+        reason: 'PodFailing',
+      });
+    } finally {
+      await ns.custom
+        .deleteClusterCustomObject({
+          group: GROUP,
+          version: VERSION,
+          plural: 'clustersandboxtemplates',
+          name: missingClass,
+        })
+        .catch(() => undefined);
+    }
   }, 120_000);
 
   test("a template's hostUsers: false is the Pod's (devnode runs it like any other)", async () => {
