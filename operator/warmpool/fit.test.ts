@@ -10,18 +10,17 @@ const pool = {
   spec: { templateRef: { kind: 'ClusterSandboxTemplate', name: 'default' }, mode: 'code', size: 1 },
 } as unknown as SandboxWarmPool;
 
-const sandbox = (spec: Partial<Sandbox['spec']> = {}): Sandbox =>
-  ({
-    apiVersion: 'svc.io/v1alpha1',
-    kind: 'Sandbox',
-    metadata: { name: 's', namespace: 'ns' },
-    spec: {
-      mode: 'code',
-      templateRef: { kind: 'ClusterSandboxTemplate', name: 'default' },
-      stopped: false,
-      ...spec,
-    },
-  });
+const sandbox = (spec: Partial<Sandbox['spec']> = {}): Sandbox => ({
+  apiVersion: 'svc.io/v1alpha1',
+  kind: 'Sandbox',
+  metadata: { name: 's', namespace: 'ns' },
+  spec: {
+    mode: 'code',
+    templateRef: { kind: 'ClusterSandboxTemplate', name: 'default' },
+    stopped: false,
+    ...spec,
+  },
+});
 
 const member = (runtimeClassName?: string): V1Pod => ({
   metadata: { name: 'm' },
