@@ -86,6 +86,8 @@ const Config = z
      * (the chart does not set it): there a Service's ClusterIP and a Pod's IP are.
      */
     devnode: booleanFlag,
+    /** The nodes run Pods with `hostUsers: false` (user namespaces); off: such templates are refused. */
+    'node.userNamespaces': booleanFlag,
   })
   .refine((c) => !c['auth.oidc.issuer'] || c['auth.oidc.audience'], {
     path: ['auth.oidc.audience'],
@@ -137,7 +139,9 @@ export async function startApi(config: Config): Promise<{ address: string; close
     previews: new PreviewTargets(kc, { devnode: config.devnode }),
     audit: new AuditRecorder(kc, logger),
     metrics: new ApiMetrics(),
-    governance: new Governance(kc, policies, new QuotaLedger(kc, { home: config['service-namespace'] })),
+    governance: new Governance(kc, policies, new QuotaLedger(kc, { home: config['service-namespace'] }), {
+      userNamespaces: config['node.userNamespaces'],
+    }),
     namespaces: new NamespaceGate(kc, config['service-namespace']),
     credentials: new CredentialGate(kc),
     secrets: new UserSecrets(kc),

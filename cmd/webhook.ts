@@ -14,7 +14,7 @@ import {
 } from '../kube/index.ts';
 import { serveMetrics } from '../telemetry/index.ts';
 import { WebhookMetrics, sandboxAdmission, startWebhook, warmPoolAdmission } from '../webhook/index.ts';
-import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
+import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z.object({
   listen: listenAddress.default({ host: '0.0.0.0', port: 9443 }),
@@ -26,6 +26,8 @@ const Config = z.object({
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   /** Where `/metrics` is served over plain HTTP (e.g. `0.0.0.0:8081`); unset: not served. */
   'metrics-listen': listenAddress.optional(),
+  /** The nodes run Pods with `hostUsers: false` (user namespaces); off: such templates are refused. */
+  'node.userNamespaces': booleanFlag,
 });
 
 export async function main(argv: string[]): Promise<number> {
@@ -34,7 +36,9 @@ export async function main(argv: string[]): Promise<number> {
   const logger = pino({ level: config['log-level'], base: { component: 'webhook' } });
   const kc = loadKubeConfig(config.kubeconfig);
   const store = new PolicyStore(kc, config['service-namespace'], (raw) => Policy.parse(raw));
-  const governance = new Governance(kc, store, new QuotaLedger(kc, { home: config['service-namespace'] }));
+  const governance = new Governance(kc, store, new QuotaLedger(kc, { home: config['service-namespace'] }), {
+    userNamespaces: config['node.userNamespaces'],
+  });
   const metrics = new WebhookMetrics();
   const webhook = await startWebhook({
     tls: {

@@ -122,6 +122,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
     settings: o.settings,
     namespaces,
     caches,
+    policies,
     locator,
     key: () => Promise.resolve(key),
     registry: metrics.registry,

@@ -263,6 +263,9 @@ describe('CRDs on a real kube-apiserver', () => {
         ['sandbox.spec.harness.agent.entrypoint', AgentHarness.shape.entrypoint],
         ['sandboxtemplate.spec.network', SandboxTemplateSpec.shape.network],
         ['clustersandboxtemplate.spec.image', SandboxTemplateSpec.shape.image],
+        ['sandboxtemplate.spec.runtimeClassName', SandboxTemplateSpec.shape.runtimeClassName],
+        ['clustersandboxtemplate.spec.runtimeClassName', SandboxTemplateSpec.shape.runtimeClassName],
+        ['clustersandboxtemplate.spec.hostUsers', SandboxTemplateSpec.shape.hostUsers],
       ];
       for (const [field, schema] of nested) {
         expect(text(schema), field).not.toBe('');

@@ -1,7 +1,13 @@
 import type { Verdict } from './review.ts';
 
 /** Fields a Sandbox keeps for life (the CRD's CEL rules say the same, for when this is off). */
-export const IMMUTABLE_FIELDS = ['mode', 'templateRef', 'cloneFromSnapshot', 'createdBy'] as const;
+export const IMMUTABLE_FIELDS = [
+  'mode',
+  'templateRef',
+  'cloneFromSnapshot',
+  'createdBy',
+  'runtimeClassName',
+] as const;
 
 type Spec = Record<string, unknown> | undefined;
 

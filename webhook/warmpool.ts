@@ -65,7 +65,8 @@ export function warmPoolAdmission(
         ...(pool.image?.repository ? { image: { repository: pool.image.repository } } : {}),
       };
       const t = await template(request.namespace, pool.templateRef.kind, pool.templateRef.name);
-      const violations = checkCreate(policy, candidateOf(spec, t), { byUser: 0, total: 0, agents: 0 }).filter(
+      const none = { byUser: 0, total: 0, agents: 0 };
+      const violations = checkCreate(policy, candidateOf(spec, t), none, governance.nodes).filter(
         (v) => !QUOTA_CODES.has(v.code),
       );
       if (violations.length === 0) return { allowed: true };

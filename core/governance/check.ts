@@ -1,6 +1,7 @@
 import { exceedsCap } from './duration.ts';
 import type { Policy } from './policy.ts';
 import { compareQuantities, parseQuantity } from './quantity.ts';
+import { checkIsolation } from './runtime.ts';
 import type { Violation } from './violations.ts';
 import { imageAllowed, parseTemplateLabel, templateAllowed, templateLabel } from './match.ts';
 
@@ -19,6 +20,18 @@ export interface Candidate {
   /** Effective lifetime; absent or `0` is infinite. */
   timeout?: string;
   idleTimeout?: string;
+  /** `spec.runtimeClassName` of the Sandbox itself (it overrides the template's). */
+  runtimeClassOverride?: string;
+  /** The template's `spec.runtimeClassName`. */
+  templateRuntimeClass?: string;
+  /** The template's `spec.hostUsers`. */
+  hostUsers?: boolean;
+}
+
+/** What the cluster's nodes can do, as the installer says (`node.*` settings). */
+export interface NodeAbilities {
+  /** `node.userNamespaces`: Pods with `hostUsers: false` run (Kubernetes ≥ 1.33, containerd 2, runc ≥ 1.2). */
+  userNamespaces?: boolean;
 }
 
 /** Existing sandboxes in the namespace, the new one not included. */
@@ -46,9 +59,15 @@ export function isCounted(policy: Policy, mode: 'code' | 'agent'): boolean {
  * Every create-time violation at once (never only the first), each with a stable code and
  * a message naming the limit and the value.
  */
-export function checkCreate(policy: Policy, c: Candidate, counts: Counts): Violation[] {
+export function checkCreate(
+  policy: Policy,
+  c: Candidate,
+  counts: Counts,
+  nodes: NodeAbilities = {},
+): Violation[] {
   const v: Violation[] = [];
   const add = (code: Violation['code'], message: string) => v.push({ code, message });
+  v.push(...checkIsolation(policy, c, nodes));
   const template = { kind: c.templateKind, name: c.templateName };
   if (policy.allowedTemplates && !templateAllowed(policy.allowedTemplates, template)) {
     add(

@@ -9,6 +9,10 @@ const quantity = z
   .refine(isQuantity, 'must be a Kubernetes quantity such as 500m or 2Gi');
 const duration = z.string().refine(isDuration, 'must be a duration such as 90s or 1h30m (0 = infinite)');
 const prefixes = z.array(z.string().min(1)).max(256);
+const runtimeClass = z
+  .string()
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/, 'must be a RuntimeClass name');
 
 /**
  * A governance policy: the cluster default or a namespace override. Every field is
@@ -46,6 +50,14 @@ export const Policy = z
      * false: the operator deletes it then, so no copy of the source's workspace lingers.
      */
     keepCloneSnapshots: z.boolean().optional(),
+    /**
+     * RuntimeClasses a sandbox may run under (its effective one: the Sandbox's, else the
+     * template's, else `defaultRuntimeClass`). Set, a sandbox with none is refused, and a
+     * Sandbox may name its own runtime class only from this list.
+     */
+    allowedRuntimeClasses: z.array(runtimeClass).max(64).optional(),
+    /** RuntimeClass a sandbox gets when neither it nor its template names one. */
+    defaultRuntimeClass: runtimeClass.optional(),
   })
   .meta({ id: 'Policy' });
 export type Policy = z.infer<typeof Policy>;

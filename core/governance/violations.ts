@@ -16,7 +16,9 @@ export type ViolationCode =
   | 'configure_request_too_large'
   | 'configure_too_many_files'
   | 'credential_not_allowed'
-  | 'namespace_not_enabled';
+  | 'namespace_not_enabled'
+  | 'runtime_class_not_allowed'
+  | 'user_namespaces_unavailable';
 
 export interface Violation {
   code: ViolationCode;

@@ -60,3 +60,10 @@ export const ComputeResources = z
       .describe('What the sandbox container may use at most; each unset limit gets a default'),
   })
   .describe('CPU, memory and ephemeral storage of the sandbox container, as Kubernetes quantities');
+
+/** A RuntimeClass's name (a DNS subdomain, as Kubernetes checks it on the Pod). */
+export const RuntimeClassName = z
+  .string()
+  .min(1)
+  .max(253)
+  .regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/);

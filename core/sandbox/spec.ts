@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Argv, ComputeResources, Duration, EnvList, Quantity } from './primitives.ts';
+import { Argv, ComputeResources, Duration, EnvList, Quantity, RuntimeClassName } from './primitives.ts';
 import { SandboxPod } from './resource.ts';
 
 export const SandboxMode = z.enum(['code', 'agent']);
@@ -178,6 +178,9 @@ export const SandboxSpec = z
       })
       .optional(),
     credentials: Credentials.optional(),
+    runtimeClassName: RuntimeClassName.optional().describe(
+      "RuntimeClass of the sandbox's Pod instead of the template's; allowed only when it is in the governance policy's allowedRuntimeClasses. Immutable",
+    ),
     harness: z
       .object({ agent: AgentHarness.optional() })
       .optional()
@@ -186,7 +189,13 @@ export const SandboxSpec = z
   .meta({
     description: 'What the user asks for: the template, mode, limits, environment and ports of the sandbox',
     // Immutability lives in the schema so it holds for direct CR writes with no webhook.
-    'x-kubernetes-validations': ['mode', 'templateRef', 'cloneFromSnapshot', 'createdBy'].map(immutable),
+    'x-kubernetes-validations': [
+      'mode',
+      'templateRef',
+      'cloneFromSnapshot',
+      'createdBy',
+      'runtimeClassName',
+    ].map(immutable),
   });
 export type SandboxSpec = z.infer<typeof SandboxSpec>;
 export type SandboxSpecInput = z.input<typeof SandboxSpec>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Argv, ComputeResources, Duration, EnvList, Quantity } from './primitives.ts';
+import { Argv, ComputeResources, Duration, EnvList, Quantity, RuntimeClassName } from './primitives.ts';
 
 /**
  * Egress a template's sandboxes get: `none` (DNS only), `internet` (public addresses,
@@ -56,8 +56,17 @@ export const SandboxTemplateSpec = z
       })
       .optional()
       .describe('Defaults for agent-mode sandboxes'),
+    runtimeClassName: RuntimeClassName.optional().describe(
+      "RuntimeClass of the sandboxes' Pods, such as gvisor (the RuntimeClass must exist in the cluster); the governance policy's defaultRuntimeClass when unset, else the node's default runtime. Governance allowedRuntimeClasses may restrict it",
+    ),
+    hostUsers: z
+      .boolean()
+      .optional()
+      .describe(
+        "false runs each sandbox in its own user namespace (the Pod's hostUsers: false): root inside is an unprivileged user on the node. Refused unless the cluster says its nodes offer user namespaces (node.userNamespaces); unset or true: the node's user namespace",
+      ),
   })
   .describe(
-    'What sandboxes made from this template run: image, command, resources, storage, limits, network',
+    'What sandboxes made from this template run: image, command, resources, storage, limits, network, runtime class',
   );
 export type SandboxTemplateSpec = z.infer<typeof SandboxTemplateSpec>;

@@ -9,6 +9,7 @@ import {
   resolvePolicy,
   sandboxResources,
   type Candidate,
+  type NodeAbilities,
   type Policy,
   type Sandbox,
   type SandboxSpec,
@@ -26,11 +27,14 @@ export class Governance {
   readonly store: PolicyStore<Policy>;
   readonly #ledger: QuotaLedger;
   readonly #custom: CustomObjectsApi;
+  /** What the nodes can do (`node.*` settings): `hostUsers: false` needs user namespaces. */
+  readonly nodes: NodeAbilities;
 
-  constructor(kc: KubeConfig, store: PolicyStore<Policy>, ledger: QuotaLedger) {
+  constructor(kc: KubeConfig, store: PolicyStore<Policy>, ledger: QuotaLedger, nodes: NodeAbilities = {}) {
     this.store = store;
     this.#ledger = ledger;
     this.#custom = kc.makeApiClient(CustomObjectsApi);
+    this.nodes = nodes;
   }
 
   /** The policy in force in `namespace` (cluster default overridden by the namespace). */
@@ -75,7 +79,7 @@ export class Governance {
     // Nothing counted: no reservation to make (a quota set meanwhile counts this sandbox once
     // it exists; only creates already in flight when it was set can exceed it).
     if (!isCounted(policy, input.spec.mode))
-      return checkCreate(policy, candidate, { total: 0, byUser: 0, agents: 0 });
+      return checkCreate(policy, candidate, { total: 0, byUser: 0, agents: 0 }, this.nodes);
     const refused = new Refused();
     try {
       await this.#ledger.reserve(
@@ -86,7 +90,7 @@ export class Governance {
           mode: input.spec.mode,
           ...(input.dryRun ? { dryRun: true } : {}),
           decide: (counts) => {
-            refused.violations = checkCreate(policy, candidate, counts);
+            refused.violations = checkCreate(policy, candidate, counts, this.nodes);
             if (refused.violations.length > 0) throw refused;
           },
         },
@@ -120,10 +124,12 @@ export class Governance {
     const none = { total: 0, byUser: 0, agents: 0 };
     const had = new Set(
       input.before
-        ? checkCreate(limits, candidateOf(input.before, template), none).map((v) => `${v.code}\n${v.message}`)
+        ? checkCreate(limits, candidateOf(input.before, template), none, this.nodes).map(
+            (v) => `${v.code}\n${v.message}`,
+          )
         : [],
     );
-    return checkCreate(limits, candidateOf(input.after, template), none).filter(
+    return checkCreate(limits, candidateOf(input.after, template), none, this.nodes).filter(
       (v) => !had.has(`${v.code}\n${v.message}`),
     );
   }
@@ -242,6 +248,9 @@ export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | u
   if (image !== undefined) candidate.imageOverride = image;
   const storage = spec.resources?.storage ?? template?.storage?.size;
   if (storage !== undefined) candidate.storage = storage;
+  if (spec.runtimeClassName !== undefined) candidate.runtimeClassOverride = spec.runtimeClassName;
+  if (template?.runtimeClassName !== undefined) candidate.templateRuntimeClass = template.runtimeClassName;
+  if (template?.hostUsers !== undefined) candidate.hostUsers = template.hostUsers;
   return candidate;
 }
 

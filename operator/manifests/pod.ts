@@ -11,6 +11,7 @@ import {
   type SandboxTemplateSpec,
 } from '../../core/index.ts';
 import type { OperatorSettings } from '../settings.ts';
+import { isolation } from './isolation.ts';
 import { owned } from './meta.ts';
 
 /**
@@ -112,6 +113,7 @@ export function sandboxPod(
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: 30,
       securityContext: { runAsNonRoot: false, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
+      ...isolation(sandbox, template),
       initContainers: [
         {
           name: SandboxPod.installContainer,

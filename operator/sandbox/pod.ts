@@ -16,7 +16,17 @@ export async function ensurePod(pass: Pass): Promise<StepResult> {
   const volume = pass.volume!;
   if (volume.waitMs) return { stage: { kind: 'Waiting', message: volume.message } };
   const pod = pass.pod;
-  if (!pod) await ensure(pass, Pod, sandboxPod(pass.sandbox, templateOf(pass), pass.d.settings));
+  if (!pod) {
+    try {
+      await ensure(pass, Pod, sandboxPod(pass.sandbox, templateOf(pass), pass.d.settings));
+    } catch (err) {
+      const refused = admissionRefusal(err);
+      if (refused === undefined) throw err;
+      // Say why rather than retry silently; a RuntimeClass created later is found on a requeue.
+      const message = `the cluster refused the sandbox Pod: ${refused}`;
+      return { stage: { kind: 'PodFailing', message }, requeueMs: REFUSED_RETRY_MS };
+    }
+  }
   const opts = {
     maxRestarts: pass.d.settings.maxRestarts,
     volumeBound: volume.bound,
@@ -26,4 +36,22 @@ export async function ensurePod(pass: Pass): Promise<StepResult> {
   const sandboxdUp = !!pod && !podReady(pod) && pass.d.readiness.answered(pass.key, pod);
   const stage = podStage(pod, { ...opts, sandboxdUp });
   return stage.kind === 'Running' ? {} : { stage };
+}
+
+/** How soon a sandbox whose Pod the cluster refused tries again. */
+const REFUSED_RETRY_MS = 30_000;
+
+/**
+ * The apiserver's message when it refused the Pod for what it is (403 from admission, such
+ * as a RuntimeClass that does not exist or a pod security level; 422 invalid), else undefined.
+ */
+function admissionRefusal(err: unknown): string | undefined {
+  const { code, body } = (err ?? {}) as { code?: unknown; body?: unknown };
+  if (code !== 403 && code !== 422) return undefined;
+  if (typeof body !== 'string') return (body as { message?: string } | undefined)?.message ?? `HTTP ${code}`;
+  try {
+    return (JSON.parse(body) as { message?: string }).message ?? body;
+  } catch {
+    return body;
+  }
 }

@@ -1,9 +1,11 @@
 import type { SandboxTemplate } from '../../core/index.ts';
+import { withPolicyDefaults } from '../manifests/index.ts';
 import type { Pass, StepResult } from './context.ts';
 
 /**
  * The template the sandbox names, from the template informers (a template's change
- * reconciles the sandboxes that use it, so a missing one needs no polling).
+ * reconciles the sandboxes that use it, so a missing one needs no polling), with the
+ * governance policy's defaults (`defaultRuntimeClass`) applied.
  */
 export function resolveTemplate(pass: Pass): StepResult {
   const ref = pass.sandbox.spec.templateRef;
@@ -20,7 +22,7 @@ export function resolveTemplate(pass: Pass): StepResult {
       stage: { kind: 'TemplateNotFound', message },
     };
   }
-  pass.template = found.spec;
+  pass.template = withPolicyDefaults(found.spec, pass.d.policies, pass.namespace);
   return {
     conditions: [
       { type: 'TemplateResolved', ok: true, reason: 'Resolved', message: `${ref.kind}/${ref.name}` },

@@ -16,7 +16,7 @@ import {
 } from '../../core/index.ts';
 import { isStatus, mergePatch, type Informer, type SandboxdLocator } from '../../kube/index.ts';
 import type { OperatorSettings } from '../settings.ts';
-import { isReadyMember, matches, ownerOf, rfc3339, shuffle, withMember } from './fit.ts';
+import { isReadyMember, matches, ownerOf, rfc3339, servesRuntimeClass, shuffle, withMember } from './fit.ts';
 import { moveToSandbox } from './bookkeeping.ts';
 import { handOver } from './handover.ts';
 import type { RefillHolds } from './hold.ts';
@@ -135,6 +135,7 @@ export class WarmClaimer {
           .list(namespace)
           .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === pool.metadata.name)
           .filter((p) => p.metadata?.annotations?.[WarmPool.fitAnnotation] === fit)
+          .filter((p) => servesRuntimeClass(p, sandbox.spec.runtimeClassName ?? template.runtimeClassName))
           .filter((p) => isReadyMember(p, this.#d.memberClaims)),
       ).map((pod) => ({ pool, pod })),
     );

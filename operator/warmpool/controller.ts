@@ -44,6 +44,8 @@ export interface WarmPoolReconcilerDeps {
   memberClaims: Informer<V1PersistentVolumeClaim>;
   /** The template informers (the Sandbox controller's). */
   templates: Pick<SandboxCaches, 'templates' | 'clusterTemplates'>;
+  /** The template with the policy's defaults (`withPolicyDefaults`), as sandboxes get it. */
+  defaults: (template: SandboxTemplateSpec, namespace: string) => SandboxTemplateSpec;
   key: () => Promise<Buffer>;
   metrics: WarmPoolMetrics;
   now?: () => Date;
@@ -227,7 +229,7 @@ export class WarmPoolReconciler {
         ? this.#d.templates.templates.get(name, pool.metadata.namespace)
         : this.#d.templates.clusterTemplates.get(name)
     ) as SandboxTemplate | undefined;
-    return found?.spec;
+    return found && this.#d.defaults(found.spec, pool.metadata.namespace!);
   }
 }
 

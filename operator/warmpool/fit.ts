@@ -11,15 +11,28 @@ import {
 } from '../../core/index.ts';
 import type { Informer } from '../../kube/index.ts';
 
-/** Whether a pool's members fit a sandbox of this namespace, template, mode and image. */
+/**
+ * Whether a pool's members fit a sandbox of this namespace, template, mode and image. A
+ * Sandbox that names its own runtime class never fits: a pool's members run its template's.
+ */
 export function matches(pool: SandboxWarmPool, sandbox: Sandbox): boolean {
   return (
     !pool.metadata.deletionTimestamp &&
+    sandbox.spec.runtimeClassName === undefined &&
     pool.spec.templateRef.name === sandbox.spec.templateRef.name &&
     pool.spec.templateRef.kind === sandbox.spec.templateRef.kind &&
     pool.spec.mode === sandbox.spec.mode &&
     (pool.spec.image?.repository ?? '') === (sandbox.spec.image?.repository ?? '')
   );
+}
+
+/**
+ * Whether a member's Pod runs under `runtimeClass`, the sandbox's effective one (undefined:
+ * the node's default). A member only ever serves claims of its own runtime class, whatever
+ * the fit hash says (it covers the Pod spec too; this is said here plainly).
+ */
+export function servesRuntimeClass(member: V1Pod, runtimeClass: string | undefined): boolean {
+  return (member.spec?.runtimeClassName ?? undefined) === runtimeClass;
 }
 
 /** Ready to be claimed: its Pod ready (sandboxd answers its probe), its claim bound. */

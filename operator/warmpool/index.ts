@@ -11,15 +11,17 @@ import {
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { GROUP, VERSION, WarmPool } from '../../core/index.ts';
+import { GROUP, VERSION, WarmPool, type Policy } from '../../core/index.ts';
 import {
   Controller,
   Informer,
   scopesOf,
   ownerByLabel,
+  type PolicyStore,
   type Reconcile,
   type SandboxdLocator,
 } from '../../kube/index.ts';
+import { withPolicyDefaults } from '../manifests/index.ts';
 import type { SandboxCaches } from '../sandbox/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { WarmClaimer } from './claim.ts';
@@ -40,6 +42,8 @@ export interface WarmPoolsOptions {
   namespaces?: readonly string[];
   /** The Sandbox controller's shared caches: templates are read (and watched) there. */
   caches: Pick<SandboxCaches, 'templates' | 'clusterTemplates' | 'pods' | 'claims'>;
+  /** Governance policies: `defaultRuntimeClass` applies to members as to sandboxes. */
+  policies: Pick<PolicyStore<Policy>, 'cached'>;
   locator: SandboxdLocator;
   key: () => Promise<Buffer>;
   registry: Registry;
@@ -120,6 +124,7 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
     memberPods,
     memberClaims,
     templates: o.caches,
+    defaults: (template, namespace) => withPolicyDefaults(template, o.policies, namespace),
     key: o.key,
     metrics,
   });

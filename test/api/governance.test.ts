@@ -41,7 +41,11 @@ const create = (key: string, namespace: string, body: Record<string, unknown>) =
 beforeAll(async () => {
   api = await startTestApi(ns);
   const custom = ns.kc.makeApiClient(CustomObjectsApi);
-  for (const name of ['gov-default', 'gov-other']) {
+  const isolation: Record<string, object> = {
+    'gov-gvisor': { runtimeClassName: 'gvisor' },
+    'gov-userns': { hostUsers: false },
+  };
+  for (const name of ['gov-default', 'gov-other', 'gov-gvisor', 'gov-userns']) {
     await custom
       .createClusterCustomObject({
         group: 'svc.io',
@@ -57,6 +61,7 @@ beforeAll(async () => {
             storage: { size: '1Gi' },
             timeout: '1h',
             idleTimeout: '10m',
+            ...isolation[name],
           },
         },
       })
@@ -197,6 +202,60 @@ describe('each violation code end to end through POST /sandboxes', () => {
     expect(await clone.json()).toMatchObject({
       error: 'policy_violation',
       violations: [{ code: 'user_quota_exceeded' }],
+    });
+  });
+});
+
+describe('runtime classes and user namespaces', () => {
+  const refused = (message: string) => ({
+    error: 'policy_violation',
+    violations: [{ code: 'runtime_class_not_allowed', message }],
+  });
+
+  it('allowedRuntimeClasses refuses a template without one, unless defaultRuntimeClass applies', async () => {
+    const target = await namespace('rtc-allowed');
+    expect((await put(api.keys.admin, { allowedRuntimeClasses: ['gvisor'] }, `/${target}`)).status).toBe(200);
+    const denied = await create(api.keys.alice, target, { name: 'plain' });
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toEqual(
+      refused('runtime class (none: the node default) is not in allowedRuntimeClasses [gvisor]'),
+    );
+    // The template's own class is judged the same way.
+    expect(
+      (await create(api.keys.alice, target, { name: 'gv', templateRef: { name: 'gov-gvisor' } })).status,
+    ).toBe(201);
+    const policy = { allowedRuntimeClasses: ['gvisor'], defaultRuntimeClass: 'gvisor' };
+    expect((await put(api.keys.admin, policy, `/${target}`)).status).toBe(200);
+    expect((await create(api.keys.alice, target, { name: 'defaulted' })).status).toBe(201);
+  });
+
+  it("a Sandbox's own runtimeClassName only from allowedRuntimeClasses", async () => {
+    const target = await namespace('rtc-own');
+    const own = { name: 'own', runtimeClassName: 'gvisor' };
+    const denied = await create(api.keys.alice, target, own);
+    expect(denied.status).toBe(403);
+    expect(await denied.json()).toEqual(
+      refused(
+        'a Sandbox may set runtimeClassName only when the policy lists allowedRuntimeClasses; "gvisor" is not allowed',
+      ),
+    );
+    expect((await put(api.keys.admin, { allowedRuntimeClasses: ['gvisor'] }, `/${target}`)).status).toBe(200);
+    expect((await create(api.keys.alice, target, own)).status).toBe(201);
+  });
+
+  it('hostUsers: false is refused where the cluster has no user namespaces', async () => {
+    const target = await namespace('userns');
+    const res = await create(api.keys.alice, target, { name: 'userns', templateRef: { name: 'gov-userns' } });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({
+      error: 'policy_violation',
+      violations: [
+        {
+          code: 'user_namespaces_unavailable',
+          message:
+            'the template asks for hostUsers: false (a user namespace), but this cluster does not offer user namespaces (node.userNamespaces is off)',
+        },
+      ],
     });
   });
 });

@@ -216,6 +216,8 @@ describe('the console in chromium', () => {
       // The picker lists the templates GET /templates returns; this test's is among them.
       await page.locator('select#template:not([disabled])').waitFor({ timeout: QUICK });
       await page.getByLabel('Template').selectOption(template);
+      // No runtime class in the template nor the policy: shown, read-only, as the node's default.
+      expect(await page.getByLabel('Runtime class').inputValue()).toBe('node default');
       await check(page, 'create');
       await page.getByRole('button', { name: 'Create' }).click();
       await page.getByRole('heading', { name: 'ui-one', level: 1 }).waitFor();

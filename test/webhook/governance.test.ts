@@ -150,6 +150,27 @@ describe('governance on direct CR writes, through the real apiserver', () => {
     );
   });
 
+  it('runtime_class_not_allowed: a sandbox without an allowed runtime class', async () => {
+    const target = await namespace('rtc', { allowedRuntimeClasses: ['gvisor'] });
+    expectDenied(
+      await createAs('alice', target, 'x'),
+      'runtime_class_not_allowed',
+      'runtime class (none: the node default) is not in allowedRuntimeClasses [gvisor]',
+    );
+    expectDenied(
+      await createAs('alice', target, 'y', { runtimeClassName: 'kata' }),
+      'runtime_class_not_allowed',
+      'runtime class "kata" is not in allowedRuntimeClasses [gvisor]',
+    );
+    expect((await createAs('alice', target, 'z', { runtimeClassName: 'gvisor' })).status).toBe(201);
+  });
+
+  it('runtime_class_not_allowed: defaultRuntimeClass admits a template without one', async () => {
+    const policy = { allowedRuntimeClasses: ['gvisor'], defaultRuntimeClass: 'gvisor' };
+    const target = await namespace('rtc-default', policy);
+    expect((await createAs('alice', target, 'x')).status).toBe(201);
+  });
+
   it('a create within policy passes, with the impersonated user as createdBy', async () => {
     const target = await namespace('within', {
       maxSandboxesPerUser: 1,

@@ -670,6 +670,8 @@ export interface components {
                     mountPath: string;
                 }[];
             };
+            /** @description RuntimeClass of the sandbox's Pod instead of the template's; allowed only when it is in the governance policy's allowedRuntimeClasses. Immutable */
+            runtimeClassName?: string;
             /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
             harness?: {
                 /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
@@ -805,6 +807,8 @@ export interface components {
             allowedAgentImages?: string[];
             maxConcurrentInvokesPerSandbox?: number;
             keepCloneSnapshots?: boolean;
+            allowedRuntimeClasses?: string[];
+            defaultRuntimeClass?: string;
         };
         StartEvent: {
             invokeId: string;
@@ -1070,6 +1074,8 @@ export interface components {
                         mountPath: string;
                     }[];
                 };
+                /** @description RuntimeClass of the sandbox's Pod instead of the template's; allowed only when it is in the governance policy's allowedRuntimeClasses. Immutable */
+                runtimeClassName?: string;
                 /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
                 harness?: {
                     /** @description The agent harness: what configure installs and invoke runs (mode: agent) */

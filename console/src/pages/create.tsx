@@ -4,6 +4,12 @@ import { ErrorBox } from '../errors.tsx';
 import type { Session } from '../main.tsx';
 import { go, href } from '../router.ts';
 
+/** The policy fields the form reads. */
+interface RuntimePolicy {
+  allowedRuntimeClasses?: string[];
+  defaultRuntimeClass?: string;
+}
+
 export function CreatePage({ session }: { session: Session }) {
   const [templates, setTemplates] = useState<Schemas['Template'][] | undefined>();
   const [name, setName] = useState('');
@@ -11,6 +17,8 @@ export function CreatePage({ session }: { session: Session }) {
   const [mode, setMode] = useState<'code' | 'agent'>('code');
   const [timeout, setTimeoutValue] = useState('');
   const [idleTimeout, setIdleTimeout] = useState('');
+  const [runtimeClass, setRuntimeClass] = useState('');
+  const [policy, setPolicy] = useState<RuntimePolicy>({});
   const [error, setError] = useState<unknown>();
   const [busy, setBusy] = useState(false);
   useEffect(() => {
@@ -24,8 +32,15 @@ export function CreatePage({ session }: { session: Session }) {
         setTemplates([]);
         setError(err);
       });
+    // What the policy says of runtime classes: a default, and whether a sandbox may choose.
+    session.client
+      .getEffectivePolicy()
+      .then(({ policy: p }) => setPolicy(p))
+      .catch(() => setPolicy({}));
   }, [session]);
   const chosen = templates?.find((t) => t.name === template);
+  const own = chosen?.spec.runtimeClassName;
+  const templateClass = (typeof own === 'string' ? own : policy.defaultRuntimeClass) ?? 'node default';
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
@@ -37,6 +52,7 @@ export function CreatePage({ session }: { session: Session }) {
         templateRef: { name: template, ...(chosen ? { kind: chosen.kind } : {}) },
         ...(timeout.trim() ? { timeout: timeout.trim() } : {}),
         ...(idleTimeout.trim() ? { idleTimeout: idleTimeout.trim() } : {}),
+        ...(runtimeClass ? { runtimeClassName: runtimeClass } : {}),
       });
       go(href.sandbox(created.metadata.name));
     } catch (err) {
@@ -84,6 +100,27 @@ export function CreatePage({ session }: { session: Session }) {
             onInput={(e) => setTemplate(e.currentTarget.value)}
           />
         )}
+        <label for="runtime-class">Runtime class</label>
+        {policy.allowedRuntimeClasses ? (
+          <select
+            id="runtime-class"
+            value={runtimeClass}
+            onChange={(e) => setRuntimeClass(e.currentTarget.value)}
+            aria-describedby="runtime-class-hint"
+          >
+            <option value="">The template's ({templateClass})</option>
+            {policy.allowedRuntimeClasses.map((rc) => (
+              <option key={rc} value={rc}>
+                {rc}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <input id="runtime-class" readOnly value={templateClass} aria-describedby="runtime-class-hint" />
+        )}
+        <p id="runtime-class-hint" class="hint">
+          How the sandbox is isolated from the node (such as gvisor): the template's, or the policy's default.
+        </p>
         <fieldset>
           <legend>Mode</legend>
           <label class="inline">

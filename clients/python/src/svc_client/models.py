@@ -316,6 +316,8 @@ class Policy:
     max_agent_sandboxes: int | None = None
     allowed_agent_images: list[str] | None = None
     max_concurrent_invokes_per_sandbox: int | None = None
+    allowed_runtime_classes: list[str] | None = None
+    default_runtime_class: str | None = None
 
     def to_dict(self) -> Json:
         """The wire (camel case) form, without unset fields."""
