@@ -24,3 +24,6 @@ export const previewUrl = (sandbox: string, port: number, previewDomain: string)
 
 /** Secret holding the sandbox's sandboxd token (key `token`). */
 export const sandboxdSecretName = (sandbox: string) => `${sandbox}-sandboxd`;
+
+/** The sandbox's NetworkPolicy: `sandbox-<sandbox>`. */
+export const networkPolicyName = (sandbox: string) => `sandbox-${sandbox}`;

@@ -106,11 +106,11 @@ describe('POST /api/v1/sandboxes: names taken by objects no sandbox of that name
   });
 
   it.each([
-    ['data', {}, 'PersistentVolumeClaim', 'data-workspace'],
-    ['victim', {}, 'Secret', 'victim-sandboxd'],
-    ['busy', {}, 'Pod', 'busy'],
-    ['web', { ports: [{ port: 8080 }] }, 'Service', 'pf-web-8080'],
-  ])('409 name_conflict for %s: its %s is taken', async (name, extra, kind, object) => {
+    ['data', 'PersistentVolumeClaim', 'data-workspace', {}],
+    ['victim', 'Secret', 'victim-sandboxd', {}],
+    ['busy', 'Pod', 'busy', {}],
+    ['web', 'Service', 'pf-web-8080', { ports: [{ port: 8080 }] }],
+  ])('409 name_conflict for %s: its %s %s is taken', async (name, kind, object, extra) => {
     const res = await create(api.keys.bob, { name, templateRef: { name: 'default' }, ...extra });
     expect(res.status).toBe(409);
     expect(await res.json()).toEqual(conflict(name, kind, object));
@@ -135,7 +135,9 @@ describe('POST /api/v1/sandboxes: names taken by objects no sandbox of that name
       { kind: 'Pod', name: 'busy' },
       { kind: 'Secret', name: 'busy-sandboxd' },
     ]);
-    expect((await create(api.keys.alice, { name: 'free', templateRef: { name: 'default' } })).status).toBe(201);
+    expect((await create(api.keys.alice, { name: 'free', templateRef: { name: 'default' } })).status).toBe(
+      201,
+    );
   });
 });
 

@@ -25,7 +25,10 @@ useDevnode(ns);
 const template = useClusterTemplate('own', ns, {});
 // The pool's template is its own, so the conflicting sandboxes above never claim a member.
 const warmTemplate = useClusterTemplate('ownwarm', ns, {});
-useOperator(ns, { identity: 'ownership-test', logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }) });
+useOperator(ns, {
+  identity: 'ownership-test',
+  logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }),
+});
 const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes' };
 let api: TestApi;
 
@@ -100,16 +103,24 @@ describe('an object of the expected name that is not the sandbox own', () => {
     await createSandbox(ns, 'data', { templateRef: { name: template }, createdBy: 'bob' });
     const message = await nameConflict('data');
     expect(message).toContain('PersistentVolumeClaim data-workspace');
-    expect(await conflictEvents('data')).toEqual([expect.stringContaining('PersistentVolumeClaim data-workspace')]);
+    expect(await conflictEvents('data')).toEqual([
+      expect.stringContaining('PersistentVolumeClaim data-workspace'),
+    ]);
     const sandbox = await getSandbox('data');
     expect(sandbox.status?.phase).toBe('Error');
     // No Pod of its own mounts the foreign claim.
     expect(await podsOwnedBy(sandbox.metadata.uid!)).toEqual([]);
-    const kept = await ns.core.readNamespacedPersistentVolumeClaim({ name: 'data-workspace', namespace: ns.name });
+    const kept = await ns.core.readNamespacedPersistentVolumeClaim({
+      name: 'data-workspace',
+      namespace: ns.name,
+    });
     expect(kept.metadata?.ownerReferences ?? []).toEqual([]);
 
     await deleteAndWait('data');
-    const after = await ns.core.readNamespacedPersistentVolumeClaim({ name: 'data-workspace', namespace: ns.name });
+    const after = await ns.core.readNamespacedPersistentVolumeClaim({
+      name: 'data-workspace',
+      namespace: ns.name,
+    });
     expect(after.metadata?.uid).toBe(pvc.metadata?.uid);
     expect(after.metadata?.deletionTimestamp).toBeUndefined();
   }, 90_000);
@@ -177,7 +188,11 @@ describe("a sandbox named after another user's claimed warm-pool member", () => 
     );
     const exec = (key: string, name: string, command: string) =>
       api.call('POST', `/sandboxes/${name}/exec`, { key, body: { command } });
-    const wrote = await exec(api.keys.alice, 'alices', 'echo alice-secret > /workspace/secret && cat /workspace/secret');
+    const wrote = await exec(
+      api.keys.alice,
+      'alices',
+      'echo alice-secret > /workspace/secret && cat /workspace/secret',
+    );
     expect(await wrote.json()).toMatchObject({ exitCode: 0, stdout: 'alice-secret\n' });
     const herPod = await ns.core.readNamespacedPod({ name: member, namespace: ns.name });
     const herClaim = await ns.core.readNamespacedPersistentVolumeClaim({
