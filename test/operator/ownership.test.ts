@@ -227,6 +227,27 @@ describe("a sandbox named after another user's claimed warm-pool member", () => 
     );
     await expect(api.deps.sandboxd.client(ns.name, member)).rejects.toThrow(SandboxdUnavailable);
 
+    // Nor does a kubectl Sandbox that names her member in its own annotations (the name its
+    // Pod, claim and Secret would then derive from): nothing of hers is taken.
+    await ns.custom.createNamespacedCustomObject({
+      ...sandboxes,
+      namespace: ns.name,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'Sandbox',
+        metadata: { name: 'spoof', annotations: { [WarmPool.memberAnnotation]: member } },
+        spec: { templateRef: { name: template }, createdBy: 'bob' },
+      },
+    });
+    expect(await nameConflict('spoof')).toMatch(/(Pod|Secret|PersistentVolumeClaim) /);
+    const spoof = await getSandbox('spoof');
+    expect(await podsOwnedBy(spoof.metadata.uid!)).toEqual([]);
+    expect((await exec(api.keys.bob, 'spoof', 'cat /workspace/secret')).status).toBe(409);
+    await expect(api.deps.sandboxd.client(ns.name, 'spoof', spoof.metadata.uid)).rejects.toThrow(
+      SandboxdUnavailable,
+    );
+    await deleteAndWait('spoof');
+
     // Her Pod, claim and token Secret are untouched, before and after his sandbox goes.
     const untouched = async () => {
       const pod = await ns.core.readNamespacedPod({ name: member, namespace: ns.name });
