@@ -26,7 +26,6 @@ export async function requireFreeNames(
   const { namespace, name, spec } = input;
   const core = deps.kc.makeApiClient(CoreV1Api);
   const net = deps.kc.makeApiClient(NetworkingV1Api);
-  type Wanted = [kind: string, object: string, read: (n: string) => Promise<KubernetesObject>];
   const wanted: Wanted[] = [
     ['Pod', name, (n) => core.readNamespacedPod({ name: n, namespace })],
     [
@@ -46,6 +45,38 @@ export async function requireFreeNames(
       (n) => core.readNamespacedService({ name: n, namespace }),
     ]),
   ];
+  await refuseTaken(namespace, name, wanted, `sandbox name "${name}" is taken`);
+}
+
+/**
+ * 409 `name_conflict` for a port being added to a sandbox whose Service `pf-<name>-<port>`
+ * would take a name someone else's object has (the operator would stop at a NameConflict).
+ */
+export async function requireFreePortName(
+  deps: ApiDeps,
+  input: { namespace: string; name: string; port: number },
+): Promise<void> {
+  const { namespace, name, port } = input;
+  const core = deps.kc.makeApiClient(CoreV1Api);
+  const lead = `port ${port} of sandbox ${name} cannot be forwarded`;
+  await refuseTaken(
+    namespace,
+    name,
+    [
+      [
+        'Service',
+        forwardedServiceName(name, port),
+        (n) => core.readNamespacedService({ name: n, namespace }),
+      ],
+    ],
+    lead,
+  );
+}
+
+type Wanted = [kind: string, object: string, read: (n: string) => Promise<KubernetesObject>];
+
+/** Reads every wanted name at once; 409 naming each that exists and is not a Sandbox's of `name`. */
+async function refuseTaken(namespace: string, name: string, wanted: Wanted[], lead: string): Promise<void> {
   const found = await Promise.all(
     wanted.map(async ([kind, object, read]) => {
       const existing = await read(object).catch((err: unknown) => {
@@ -62,7 +93,7 @@ export async function requireFreeNames(
   throw new HttpError(
     409,
     'name_conflict',
-    `sandbox name "${name}" is taken: ${what} exist${conflicts.length === 1 ? 's' : ''} in namespace ${namespace} and ${conflicts.length === 1 ? 'is' : 'are'} not a sandbox's of that name`,
+    `${lead}: ${what} exist${conflicts.length === 1 ? 's' : ''} in namespace ${namespace} and ${conflicts.length === 1 ? 'is' : 'are'} not a sandbox's of that name`,
     { extra: { conflicts } },
   );
 }

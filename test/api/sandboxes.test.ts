@@ -124,6 +124,30 @@ describe('POST /api/v1/sandboxes: names taken by objects no sandbox of that name
     expect(await res.json()).toEqual(conflict('fenced', 'NetworkPolicy', 'sandbox-fenced'));
   });
 
+  it('409 name_conflict for a new port whose Service name is taken (POST …/ports)', async () => {
+    expect((await create(api.keys.alice, { name: 'ported', templateRef: { name: 'default' } })).status).toBe(
+      201,
+    );
+    await ns.core.createNamespacedService({
+      namespace: ns.name,
+      body: { metadata: { name: 'pf-ported-9090' }, spec: { ports: [{ port: 9090 }] } },
+    });
+    const res = await api.call('POST', '/sandboxes/ported/ports', {
+      key: api.keys.alice,
+      body: { port: 9090 },
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      error: 'name_conflict',
+      message: `port 9090 of sandbox ported cannot be forwarded: Service pf-ported-9090 exists in namespace ${ns.name} and is not a sandbox's of that name`,
+      conflicts: [{ kind: 'Service', name: 'pf-ported-9090' }],
+    });
+    const sandbox = (await (
+      await api.call('GET', '/sandboxes/ported', { key: api.keys.alice })
+    ).json()) as Sandbox;
+    expect(sandbox.spec.ports ?? []).toEqual([]);
+  });
+
   it('names every object taken, and a free name is still created', async () => {
     await ns.core.createNamespacedSecret({
       namespace: ns.name,
