@@ -9,7 +9,6 @@ import {
   Labels,
   SandboxPod,
   forwardedServiceName,
-  networkPolicyName,
   previewHost,
   type PortSpec,
   type Sandbox,
@@ -17,6 +16,9 @@ import {
 } from '../../core/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { SPEC_HASH, owned } from './meta.ts';
+
+/** The sandbox's NetworkPolicy. */
+export const networkPolicyName = (sandbox: string) => `sandbox-${sandbox}`;
 
 /** Private ranges kept out of `internet` egress: the cluster and its neighbours. */
 const PRIVATE = ['10.0.0.0/8', '172.16.0.0/12', '192.168.0.0/16', '169.254.0.0/16', '100.64.0.0/10'];
