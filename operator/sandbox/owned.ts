@@ -34,7 +34,8 @@ export interface OwnedKind<T extends KubernetesObject = KubernetesObject> {
   /** The names this sandbox's objects have (more may exist by label: old ports). */
   names: (sandbox: Sandbox) => string[];
   create: (d: SandboxDeps, namespace: string, body: T) => Promise<unknown>;
-  read: (d: SandboxDeps, namespace: string, name: string) => Promise<T>;
+  /** The object of this name, undefined when there is none. */
+  read: (d: SandboxDeps, namespace: string, name: string) => Promise<T | undefined>;
   replace: (d: SandboxDeps, namespace: string, name: string, body: T) => Promise<unknown>;
   /** Deletes the object of this `uid` only (a precondition: 409 when the name is another's now). */
   remove: (d: SandboxDeps, namespace: string, name: string, uid: string) => Promise<unknown>;
@@ -43,13 +44,22 @@ export interface OwnedKind<T extends KubernetesObject = KubernetesObject> {
 const name = (s: Sandbox) => s.metadata.name!;
 /** Delete options that delete only the object of this uid. */
 const only = (uid: string) => ({ preconditions: { uid } });
+/** A GET: undefined for 404. */
+const got = <T>(read: Promise<T>): Promise<T | undefined> =>
+  read.catch((err: unknown) => {
+    if (isStatus(err, 404)) return undefined;
+    throw err;
+  });
+/** By a list of one name (the operator lists and watches these kinds; it needs no get). */
+const listed = <T>(list: Promise<{ items: T[] }>): Promise<T | undefined> => list.then((l) => l.items[0]);
+const byName = (namespace: string, name: string) => ({ namespace, fieldSelector: `metadata.name=${name}` });
 
 export const Pod: OwnedKind<V1Pod> = {
   kind: 'Pod',
   cache: (c) => c.pods,
   names: (s) => [sandboxObjectsName(s)],
   create: (d, namespace, body) => d.core.createNamespacedPod({ namespace, body }),
-  read: (d, namespace, name) => d.core.readNamespacedPod({ name, namespace }),
+  read: (d, namespace, name) => got(d.core.readNamespacedPod({ name, namespace })),
   replace: (d, namespace, name, body) => d.core.replaceNamespacedPod({ name, namespace, body }),
   remove: (d, namespace, name, uid) => d.core.deleteNamespacedPod({ name, namespace, body: only(uid) }),
 };
@@ -59,7 +69,7 @@ export const Service: OwnedKind<V1Service> = {
   cache: (c) => c.services,
   names: (s) => (s.spec.ports ?? []).map((p) => forwardedServiceName(name(s), p.port)),
   create: (d, namespace, body) => d.core.createNamespacedService({ namespace, body }),
-  read: (d, namespace, name) => d.core.readNamespacedService({ name, namespace }),
+  read: (d, namespace, name) => listed(d.core.listNamespacedService(byName(namespace, name))),
   replace: (d, namespace, name, body) => d.core.replaceNamespacedService({ name, namespace, body }),
   remove: (d, namespace, name, uid) => d.core.deleteNamespacedService({ name, namespace, body: only(uid) }),
 };
@@ -69,7 +79,7 @@ export const Ingress: OwnedKind<V1Ingress> = {
   cache: (c) => c.ingresses,
   names: (s) => Service.names(s),
   create: (d, namespace, body) => d.net.createNamespacedIngress({ namespace, body }),
-  read: (d, namespace, name) => d.net.readNamespacedIngress({ name, namespace }),
+  read: (d, namespace, name) => listed(d.net.listNamespacedIngress(byName(namespace, name))),
   replace: (d, namespace, name, body) => d.net.replaceNamespacedIngress({ name, namespace, body }),
   remove: (d, namespace, name, uid) => d.net.deleteNamespacedIngress({ name, namespace, body: only(uid) }),
 };
@@ -79,7 +89,7 @@ export const NetworkPolicy: OwnedKind<V1NetworkPolicy> = {
   cache: (c) => c.networkPolicies,
   names: (s) => [networkPolicyName(name(s))],
   create: (d, namespace, body) => d.net.createNamespacedNetworkPolicy({ namespace, body }),
-  read: (d, namespace, name) => d.net.readNamespacedNetworkPolicy({ name, namespace }),
+  read: (d, namespace, name) => got(d.net.readNamespacedNetworkPolicy({ name, namespace })),
   replace: (d, namespace, name, body) => d.net.replaceNamespacedNetworkPolicy({ name, namespace, body }),
   remove: (d, namespace, name, uid) =>
     d.net.deleteNamespacedNetworkPolicy({ name, namespace, body: only(uid) }),
@@ -90,7 +100,7 @@ export const TokenSecret: OwnedKind<V1Secret> = {
   cache: (c) => c.secrets,
   names: (s) => [sandboxdSecretName(sandboxObjectsName(s))],
   create: (d, namespace, body) => d.core.createNamespacedSecret({ namespace, body }),
-  read: (d, namespace, name) => d.core.readNamespacedSecret({ name, namespace }),
+  read: (d, namespace, name) => got(d.core.readNamespacedSecret({ name, namespace })),
   replace: (d, namespace, name, body) => d.core.replaceNamespacedSecret({ name, namespace, body }),
   remove: (d, namespace, name, uid) => d.core.deleteNamespacedSecret({ name, namespace, body: only(uid) }),
 };
@@ -100,7 +110,7 @@ export const Claim: OwnedKind<V1PersistentVolumeClaim> = {
   cache: (c) => c.claims,
   names: (s) => [workspaceClaimName(sandboxObjectsName(s))],
   create: (d, namespace, body) => d.core.createNamespacedPersistentVolumeClaim({ namespace, body }),
-  read: (d, namespace, name) => d.core.readNamespacedPersistentVolumeClaim({ name, namespace }),
+  read: (d, namespace, name) => got(d.core.readNamespacedPersistentVolumeClaim({ name, namespace })),
   replace: (d, namespace, name, body) =>
     d.core.replaceNamespacedPersistentVolumeClaim({ name, namespace, body }),
   remove: (d, namespace, name, uid) =>
@@ -170,21 +180,8 @@ export async function ensure<T extends KubernetesObject>(
     await kind.create(pass.d, pass.namespace, body);
   } catch (err) {
     if (!isStatus(err, 409)) throw err;
-    const live = await readOrUndefined(pass, kind, objectName);
+    const live = await kind.read(pass.d, pass.namespace, objectName);
     if (live && !ownedBy(live, pass.sandbox.metadata.uid)) throw conflictOf(kind, live);
-  }
-}
-
-async function readOrUndefined<T extends KubernetesObject>(
-  pass: Pass,
-  kind: OwnedKind<T>,
-  objectName: string,
-): Promise<T | undefined> {
-  try {
-    return await kind.read(pass.d, pass.namespace, objectName);
-  } catch (err) {
-    if (isStatus(err, 404)) return undefined;
-    throw err;
   }
 }
 
@@ -196,7 +193,7 @@ async function readOrUndefined<T extends KubernetesObject>(
 export async function remove(pass: Pass, kind: OwnedKind, objectName: string): Promise<void> {
   const current =
     kind.cache(pass.d.caches).get(objectName, pass.namespace) ??
-    (await readOrUndefined(pass, kind, objectName));
+    (await kind.read(pass.d, pass.namespace, objectName));
   if (!current || !ownedBy(current, pass.sandbox.metadata.uid)) return;
   await ignoring([404, 409], () => kind.remove(pass.d, pass.namespace, objectName, current.metadata!.uid!));
 }
