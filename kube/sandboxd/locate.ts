@@ -43,7 +43,7 @@ export class SandboxdLocator {
   readonly #custom: CustomObjectsApi;
   readonly #key: SandboxdKeySource;
   readonly #ttlMs: number;
-  readonly #cache = new Map<string, { at: number; sandboxUid: string; client: SandboxdClient }>();
+  readonly #cache = new Map<string, { at: number; uid: string; client: SandboxdClient }>();
 
   constructor(o: SandboxdLocatorOptions) {
     this.#core = o.kc.makeApiClient(CoreV1Api);
@@ -67,10 +67,11 @@ export class SandboxdLocator {
     const sandboxUid = uid ?? (await this.#uidOf(namespace, sandbox));
     const key = `${namespace}/${sandbox}`;
     const hit = this.#cache.get(key);
-    if (hit && Date.now() - hit.at < this.#ttlMs && hit.sandboxUid === sandboxUid) return hit.client;
+    if (hit && Date.now() - hit.at < this.#ttlMs && hit.uid === sandboxUid) return hit.client;
     const pod = await this.#pod(namespace, sandbox, sandboxUid);
     const client = await this.forPod(pod);
-    this.#cache.set(key, { at: Date.now(), sandboxUid, client });
+    // Kept by the Sandbox's uid: a re-created sandbox of the same name is looked up afresh.
+    this.#cache.set(key, { at: Date.now(), uid: sandboxUid, client });
     return client;
   }
 
