@@ -144,6 +144,25 @@ describe('an object of the expected name that is not the sandbox own', () => {
   }, 90_000);
 });
 
+describe('a port Service of the expected name that is not the sandbox own', () => {
+  test("Service pf-svcx-8080 made by someone else: NameConflict, and it survives bob's sandbox", async () => {
+    const service = await ns.core.createNamespacedService({
+      namespace: ns.name,
+      body: { metadata: { name: 'pf-svcx-8080' }, spec: { ports: [{ port: 8080 }] } },
+    });
+    await createSandbox(ns, 'svcx', {
+      templateRef: { name: template },
+      createdBy: 'bob',
+      ports: [{ port: 8080 }],
+    });
+    expect(await nameConflict('svcx')).toContain('Service pf-svcx-8080');
+    await deleteAndWait('svcx');
+    const after = await ns.core.readNamespacedService({ name: 'pf-svcx-8080', namespace: ns.name });
+    expect(after.metadata?.uid).toBe(service.metadata?.uid);
+    expect(after.metadata?.ownerReferences ?? []).toEqual([]);
+  }, 90_000);
+});
+
 describe("a sandbox named after another user's claimed warm-pool member", () => {
   test('reaches neither her Pod nor her workspace', async () => {
     await ns.custom.createNamespacedCustomObject({
