@@ -76,10 +76,11 @@ export async function sandboxdOf<T>(
   sandbox: Sandbox,
   call: (client: SandboxdClient) => Promise<T>,
 ): Promise<{ client: SandboxdClient; answer: T }> {
-  const { namespace = '', name = '' } = sandbox.metadata;
+  const { namespace = '', name = '', uid } = sandbox.metadata;
   for (let attempt = 1; ; attempt++) {
     try {
-      const client = await deps.sandboxd.client(namespace, name);
+      // Its uid: only a Pod this Sandbox controls is its, whatever else carries its name.
+      const client = await deps.sandboxd.client(namespace, name, uid);
       return { client, answer: await call(client) };
     } catch (err) {
       if (err instanceof SandboxdUnavailable) throw unreachable(err.message);

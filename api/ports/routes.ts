@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
+import { requireFreePortName } from '../sandboxes/names.ts';
 import {
   PortRequest,
   SandboxPod,
@@ -28,6 +29,13 @@ export function portRoutes(deps: ApiDeps): Hono {
     const { port, protocol } = parsed.data;
     if (port === SandboxPod.port) throw sandboxdPort();
     const existed = (sandbox.spec.ports ?? []).some((p) => p.port === port && p.protocol === protocol);
+    // A new port's Service must not take someone else's object's name (409 name_conflict).
+    if (!(sandbox.spec.ports ?? []).some((p) => p.port === port))
+      await requireFreePortName(deps, {
+        namespace: sandbox.metadata.namespace!,
+        name: sandbox.metadata.name!,
+        port,
+      });
     await editPorts(deps, sandbox, (ports) => [...ports.filter((p) => p.port !== port), { port, protocol }]);
     const published = await waitForStatus(deps, sandbox, (entries) =>
       entries.find((e) => e.port === port && e.protocol === protocol),

@@ -4,6 +4,7 @@ import { PolicyMalformedError } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import { HttpError, forbidden, notFound, policyViolation } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
+import { requireFreeNames } from './names.ts';
 import { templateNotFound } from './templates.ts';
 
 /** The namespace a request addresses: `?namespace=`, else the deployment's default. */
@@ -98,7 +99,8 @@ export function present(sandbox: Sandbox): PresentedSandbox {
  * Admission of a create or a clone: the namespace must exist (404) and be enabled for
  * sandboxes (403 `namespace_not_enabled`); 400 `template_not_found` for a template that
  * does not exist; every credential must be the caller's to use (403
- * `credential_not_allowed`; a missing Secret or key: 400 `credential_not_found`); then
+ * `credential_not_allowed`; a missing Secret or key: 400 `credential_not_found`); 409
+ * `name_conflict` when an object the sandbox would need by name is someone else's; then
  * governance, which reserves quota last: 403 `policy_violation` listing every violation.
  */
 export async function admitCreate(
@@ -115,6 +117,7 @@ export async function admitCreate(
   const gate = settled(deps.namespaces.check(input.namespace));
   const reads = settled(deps.governance.readForCreate(input));
   const credentials = settled(deps.credentials.check(input.caller, input.namespace, input.spec));
+  const names = settled(requireFreeNames(deps, input));
   const namespace = await gate;
   if (namespace.missing) throw notFound(`namespaces "${input.namespace}" not found`);
   if (namespace.refusal) throw policyViolation([namespace.refusal]);
@@ -124,6 +127,7 @@ export async function admitCreate(
   if (refused.length > 0) throw policyViolation(refused);
   if (absent.length > 0)
     throw new HttpError(400, 'credential_not_found', absent.join('; '), { extra: { missing: absent } });
+  await names;
   const violations = await deps.governance.checkCreate(input, read).catch(malformed);
   if (violations.length > 0) throw policyViolation(violations);
 }

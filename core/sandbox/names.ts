@@ -36,3 +36,6 @@ export const previewUrl = (
 
 /** Secret holding the sandbox's sandboxd token (key `token`). */
 export const sandboxdSecretName = (sandbox: string) => `${sandbox}-sandboxd`;
+
+/** The sandbox's NetworkPolicy: `sandbox-<sandbox>`. */
+export const networkPolicyName = (sandbox: string) => `sandbox-${sandbox}`;

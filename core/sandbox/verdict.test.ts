@@ -96,6 +96,23 @@ describe('podStage', () => {
 describe('sandboxVerdict', () => {
   const cases: [string, Stage, string | undefined, object][] = [
     [
+      "a name taken by another's object: Error, Ready False NameConflict",
+      { kind: 'NameConflict', message: "Secret s-sandboxd exists and is not this sandbox's" },
+      'Creating',
+      {
+        phase: 'Error',
+        message: "Secret s-sandboxd exists and is not this sandbox's",
+        conditions: [
+          {
+            type: 'Ready',
+            ok: false,
+            reason: 'NameConflict',
+            message: "Secret s-sandboxd exists and is not this sandbox's",
+          },
+        ],
+      },
+    ],
+    [
       'template missing: Error, Ready False',
       { kind: 'TemplateNotFound', message: 'ClusterSandboxTemplate "x" not found' },
       'Creating',

@@ -23,6 +23,8 @@ export type Stage =
   | { kind: 'Stopping'; podGone: boolean; stoppedMessage?: string; expired: boolean }
   | { kind: 'Waiting'; message: string }
   | { kind: 'PodFailing'; message: string }
+  /** An object of a name the sandbox needs exists and is not its own (never adopted). */
+  | { kind: 'NameConflict'; message: string }
   | { kind: 'Running' };
 
 export interface Verdict {
@@ -81,6 +83,12 @@ export function sandboxVerdict(stage: Stage, previous: SandboxPhase | undefined)
         phase: 'Creating',
         message: stage.message,
         conditions: [{ type: 'Ready', ok: false, reason: 'PodNotReady', message: stage.message }, RUNNING],
+      };
+    case 'NameConflict':
+      return {
+        phase: 'Error',
+        message: stage.message,
+        conditions: [{ type: 'Ready', ok: false, reason: 'NameConflict', message: stage.message }],
       };
     case 'PodFailing':
       return {

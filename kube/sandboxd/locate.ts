@@ -1,5 +1,5 @@
-import { CoreV1Api, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
-import { Annotations, GROUP, Labels, SandboxPod, sandboxdToken } from '../../core/index.ts';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig, type V1Pod } from '@kubernetes/client-node';
+import { Annotations, GROUP, Labels, SandboxPod, VERSION, sandboxdToken } from '../../core/index.ts';
 import { SandboxdClient } from './client.ts';
 import type { SandboxdKeySource } from './key.ts';
 
@@ -35,12 +35,14 @@ export interface SandboxdLocatorOptions {
 /**
  * Finds a sandbox's sandboxd: the Pod's IP on port 9000, or on devnode the address it
  * recorded on the Pod, with the token derived from the key and the Sandbox that owns the
- * Pod, so no Secret in the sandbox's namespace is read. Answers are kept a few seconds,
- * keyed by the Pod's uid, so a hot invoke path costs no apiserver round trip while a
- * recreated Pod is found at once.
+ * Pod, so no Secret in the sandbox's namespace is read. Only a Pod whose controller
+ * reference is the Sandbox's uid is the sandbox's. Answers are kept a few seconds, keyed by
+ * the Sandbox's uid, so a hot invoke path costs no apiserver round trip while a re-created
+ * sandbox of the same name is found afresh (a failed call drops the answer: `forget`).
  */
 export class SandboxdLocator {
   readonly #core: CoreV1Api;
+  readonly #custom: CustomObjectsApi;
   readonly #key: SandboxdKeySource;
   readonly #ttlMs: number;
   readonly #devnode: boolean;
@@ -48,6 +50,7 @@ export class SandboxdLocator {
 
   constructor(o: SandboxdLocatorOptions) {
     this.#core = o.kc.makeApiClient(CoreV1Api);
+    this.#custom = o.kc.makeApiClient(CustomObjectsApi);
     this.#key = o.key;
     this.#ttlMs = o.ttlMs ?? 5_000;
     this.#devnode = o.devnode ?? false;
@@ -63,14 +66,21 @@ export class SandboxdLocator {
     return sandboxdToken(await this.#key(), { namespace, name, uid });
   }
 
-  async client(namespace: string, sandbox: string, podUid?: string): Promise<SandboxdClient> {
+  /**
+   * The sandboxd of the Sandbox `namespace/sandbox` whose uid is `uid` (read from the Sandbox
+   * when the caller has no copy). Only a Pod whose controller reference is that uid is
+   * its: a Pod of the sandbox's name that is someone else's (another user's claimed warm-pool
+   * member, say) is never reached, nor is its token derived.
+   */
+  async client(namespace: string, sandbox: string, uid?: string): Promise<SandboxdClient> {
+    const sandboxUid = uid ?? (await this.#uidOf(namespace, sandbox));
     const key = `${namespace}/${sandbox}`;
     const hit = this.#cache.get(key);
-    if (hit && Date.now() - hit.at < this.#ttlMs && (podUid === undefined || hit.uid === podUid))
-      return hit.client;
-    const pod = await this.#pod(namespace, sandbox);
+    if (hit && Date.now() - hit.at < this.#ttlMs && hit.uid === sandboxUid) return hit.client;
+    const pod = await this.#pod(namespace, sandbox, sandboxUid);
     const client = await this.forPod(pod);
-    this.#cache.set(key, { at: Date.now(), uid: pod.metadata?.uid ?? '', client });
+    // Kept by the Sandbox's uid: a re-created sandbox of the same name is looked up afresh.
+    this.#cache.set(key, { at: Date.now(), uid: sandboxUid, client });
     return client;
   }
 
@@ -83,7 +93,7 @@ export class SandboxdLocator {
     const address = this.addressOf(pod);
     if (!address) throw new SandboxdUnavailable(`sandbox ${sandbox}'s Pod has no address yet`);
     const owner = pod.metadata?.ownerReferences?.find(
-      (r) => r.kind === 'Sandbox' && r.apiVersion.startsWith(`${GROUP}/`),
+      (r) => r.controller && r.kind === 'Sandbox' && r.apiVersion.startsWith(`${GROUP}/`),
     );
     if (!owner) throw new SandboxdUnavailable(`sandbox ${sandbox}'s Pod is not owned by a Sandbox`);
     // The owner's name, not the Pod's: a claimed warm-pool member's Pod keeps its own name.
@@ -92,21 +102,36 @@ export class SandboxdLocator {
 
   /**
    * The sandbox's Pod: the one named after it, or, for a sandbox that claimed a warm-pool
-   * member, the member's Pod, which carries the sandbox's label (a Pod cannot be renamed).
+   * member, the member's Pod, which carries the sandbox's label (a Pod cannot be renamed);
+   * either only when its controller reference is the Sandbox's uid.
    */
-  async #pod(namespace: string, sandbox: string): Promise<V1Pod> {
+  async #pod(namespace: string, sandbox: string, uid: string): Promise<V1Pod> {
+    const ours = (p: V1Pod | undefined) =>
+      !!p?.metadata?.ownerReferences?.some((r) => r.controller && r.kind === 'Sandbox' && r.uid === uid);
     const named = await this.#core.readNamespacedPod({ name: sandbox, namespace }).catch((err: unknown) => {
       if ((err as { code?: number }).code === 404) return undefined;
       throw err;
     });
-    if (named && named.metadata?.labels?.[Labels.sandbox] === sandbox) return named;
-    const labelled = await this.#core.listNamespacedPod({
-      namespace,
-      labelSelector: `${Labels.sandbox}=${sandbox}`,
-    });
-    const pod = labelled.items.find((p) => !p.metadata?.deletionTimestamp) ?? labelled.items[0] ?? named;
-    if (!pod) throw new SandboxdUnavailable(`sandbox ${sandbox} has no Pod`);
+    if (ours(named)) return named!;
+    const labelled = (
+      await this.#core.listNamespacedPod({ namespace, labelSelector: `${Labels.sandbox}=${sandbox}` })
+    ).items.filter(ours);
+    const pod = labelled.find((p) => !p.metadata?.deletionTimestamp) ?? labelled[0];
+    if (!pod) throw new SandboxdUnavailable(`sandbox ${sandbox} has no Pod of its own`);
     return pod;
+  }
+
+  /** The uid of the Sandbox `namespace/name`; unavailable when there is none. */
+  async #uidOf(namespace: string, name: string): Promise<string> {
+    const sandbox = (await this.#custom
+      .getNamespacedCustomObject({ group: GROUP, version: VERSION, plural: 'sandboxes', namespace, name })
+      .catch((err: unknown) => {
+        if ((err as { code?: number }).code === 404) return undefined;
+        throw err;
+      })) as { metadata?: { uid?: string } } | undefined;
+    const uid = sandbox?.metadata?.uid;
+    if (!uid) throw new SandboxdUnavailable(`sandbox ${name} not found`);
+    return uid;
   }
 
   /** Drops a cached address, after a call to it failed. */

@@ -77,7 +77,7 @@ export function sandboxPod(
   const volumes: V1Volume[] = [
     { name: 'workspace', persistentVolumeClaim: { claimName: workspaceClaimName(objects) } },
     { name: 'svc-bin', emptyDir: { sizeLimit: SVC_BIN_SIZE_LIMIT } },
-    { name: 'svc-token', secret: { secretName: sandboxdSecretName(name), defaultMode: 0o440 } },
+    { name: 'svc-token', secret: { secretName: sandboxdSecretName(objects), defaultMode: 0o440 } },
     ...credentialFiles.map((f, i) => ({
       name: `credential-${i}`,
       secret: { secretName: f.secretName, defaultMode: 0o440 },

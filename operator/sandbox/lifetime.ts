@@ -1,6 +1,6 @@
 import { EXPIRED, WarmPool, isExpired, sandboxExpiry, sandboxObjectsName } from '../../core/index.ts';
 import { templateOf, type Pass, type StepResult } from './context.ts';
-import { Pod, remove } from './owned.ts';
+import { Pod, mine, remove } from './owned.ts';
 
 /**
  * The lifetime of the running Pod (`timeout`, `idleTimeout`): when it runs out the sandbox
@@ -10,7 +10,8 @@ import { Pod, remove } from './owned.ts';
  */
 export async function checkLifetime(pass: Pass): Promise<StepResult> {
   const { sandbox } = pass;
-  pass.pod = pass.d.caches.pods.get(sandboxObjectsName(sandbox), pass.namespace) ?? pass.adopted?.pod;
+  // Only its own: a Pod of the name that is someone else's is the Pod step's NameConflict.
+  pass.pod = mine(pass, Pod, sandboxObjectsName(sandbox)) ?? pass.adopted?.pod;
   const pod = pass.pod;
   if (sandbox.spec.stopped || isExpired(sandbox) || pod?.metadata?.deletionTimestamp) return {};
   // A claimed warm-pool member's lifetime starts at the claim, not when its pool made it.

@@ -12,6 +12,7 @@ import { AgentConfigurer } from '../agent.ts';
 import { SandboxPatcher } from '../sandbox-patch.ts';
 import type { OperatorSettings } from '../settings.ts';
 import type { Pass, SandboxCaches, SandboxDeps, Step, StepResult } from './context.ts';
+import { runStep } from './conflict.ts';
 import { eventRecorder } from './events.ts';
 import { finalize } from './finalize.ts';
 import { addFinalizer } from './finalizer.ts';
@@ -64,7 +65,7 @@ function inOrder(...steps: Step[]): Step {
   return async (pass) => {
     const results: StepResult[] = [];
     for (const step of steps) {
-      const r = (await step(pass)) ?? {};
+      const r = await runStep(step, pass);
       results.push(r);
       if (r.stage) break;
     }
@@ -74,7 +75,7 @@ function inOrder(...steps: Step[]): Step {
 
 /** Independent steps, as one step: together; the first stage among them ends the pass. */
 function together(...steps: Step[]): Step {
-  return async (pass) => merged(await Promise.all(steps.map(async (step) => (await step(pass)) ?? {})));
+  return async (pass) => merged(await Promise.all(steps.map((step) => runStep(step, pass))));
 }
 
 function merged(results: StepResult[]): StepResult {
@@ -163,7 +164,7 @@ export class SandboxReconciler {
     let stage: Stage = { kind: 'Running' };
     for (const entry of SANDBOX_STEPS) {
       const group = typeof entry === 'function' ? [entry] : entry;
-      const results = await Promise.all(group.map(async (step) => (await step(pass)) ?? {}));
+      const results = await Promise.all(group.map((step) => runStep(step, pass)));
       for (const result of results) {
         conditions.push(...(result.conditions ?? []));
         if (result.requeueMs !== undefined) requeues.push(result.requeueMs);

@@ -1,7 +1,7 @@
 import { sandboxObjectsName, workspaceClaimName } from '../../core/index.ts';
 import { workspaceClaim } from '../manifests/index.ts';
 import { templateOf, type Pass, type StepResult, type VolumeState } from './context.ts';
-import { Claim, ensure } from './owned.ts';
+import { Claim, cachedOwn, ensure } from './owned.ts';
 import { releaseCloneSnapshot } from './snapshot-retention.ts';
 
 /**
@@ -13,9 +13,10 @@ export async function ensureVolume(pass: Pass): Promise<StepResult> {
   const snapshotName = sandbox.spec.cloneFromSnapshot;
   const claimName = workspaceClaimName(sandboxObjectsName(sandbox));
   const adopted = pass.adopted?.claim;
+  // A claim of the name that is not this sandbox's is a NameConflict, never its workspace;
+  // a warm-pool member's claim becomes its own only through the claim (`adopted`).
   const existing =
-    pass.d.caches.claims.get(claimName, namespace) ??
-    (adopted?.metadata?.name === claimName ? adopted : undefined);
+    cachedOwn(pass, Claim, claimName) ?? (adopted?.metadata?.name === claimName ? adopted : undefined);
   const hydrating = `hydrating the workspace from VolumeSnapshot "${snapshotName}"`;
   const pending = snapshotName ? hydrating : `waiting for claim ${claimName} to bind`;
   const volume = (v: VolumeState): StepResult => {

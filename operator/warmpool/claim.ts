@@ -18,6 +18,7 @@ import { isStatus, mergePatch, type Informer, type SandboxdLocator } from '../..
 import type { OperatorSettings } from '../settings.ts';
 import { isReadyMember, matches, ownerOf, rfc3339, servesRuntimeClass, shuffle, withMember } from './fit.ts';
 import { moveToSandbox } from './bookkeeping.ts';
+import { poolOwns } from './owned.ts';
 import { handOver } from './handover.ts';
 import type { RefillHolds } from './hold.ts';
 import { fitOf, type PoolCache } from './member.ts';
@@ -116,8 +117,10 @@ export class WarmClaimer {
     // by a replica that failed over before annotating shows in the caches (listed afresh by
     // this leader) as a Pod under the sandbox's label: finish it, whether or not its status
     // was written (the annotation is written after the status). A Pod or claim of its own
-    // means it started cold.
-    const mine = (o: V1Pod | V1PersistentVolumeClaim) => o.metadata?.labels?.[Labels.sandbox] === name;
+    // means it started cold. Its own by label and by owner: its controller reference is its uid.
+    const mine = (o: V1Pod | V1PersistentVolumeClaim) =>
+      o.metadata?.labels?.[Labels.sandbox] === name &&
+      !!o.metadata.ownerReferences?.some((r) => r.controller && r.uid === uid);
     const ownPods = this.#d.owned.pods.list(namespace).filter(mine);
     const adopted = ownPods.find((p) => p.metadata?.annotations?.[WarmPool.claimedAtAnnotation]);
     if (adopted) {
@@ -133,7 +136,7 @@ export class WarmClaimer {
       shuffle(
         this.#d.memberPods
           .list(namespace)
-          .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === pool.metadata.name)
+          .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === pool.metadata.name && poolOwns(p, pool))
           .filter((p) => p.metadata?.annotations?.[WarmPool.fitAnnotation] === fit)
           .filter((p) => servesRuntimeClass(p, sandbox.spec.runtimeClassName ?? template.runtimeClassName))
           .filter((p) => isReadyMember(p, this.#d.memberClaims)),

@@ -11,19 +11,18 @@ import {
   GROUP,
   VERSION,
   WarmPool,
-  sandboxdSecretName,
   sandboxdToken,
-  workspaceClaimName,
   type Condition,
   type SandboxTemplate,
   type SandboxTemplateSpec,
   type SandboxWarmPool,
   type SandboxWarmPoolStatus,
 } from '../../core/index.ts';
-import { ignoring, mergePatch, setCondition, splitKey, type Informer } from '../../kube/index.ts';
+import { mergePatch, setCondition, splitKey, type Informer } from '../../kube/index.ts';
 import type { SandboxCaches } from '../sandbox/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { isReadyMember } from './fit.ts';
+import { deleteMember, deletePoolLeftovers, ensurePoolPolicy, poolOwns } from './owned.ts';
 import { fitOf, memberName, memberObjects, poolNetworkPolicy, standIn, type PoolCache } from './member.ts';
 import type { WarmPoolMetrics } from './metrics.ts';
 
@@ -80,9 +79,10 @@ export class WarmPoolReconciler {
       this.#d.metrics.ready(namespace, name, undefined);
       return;
     }
+    // Its members by label and by owner: a Pod under its label that is not its own is no member.
     const members = this.#d.memberPods
       .list(namespace)
-      .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === name);
+      .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === name && poolOwns(p, pool));
     if (pool.metadata.deletionTimestamp) return this.#finalize(log, pool, members);
     if (!pool.metadata.finalizers?.includes(POOL_FINALIZER)) {
       await this.#patch(pool, {
@@ -101,7 +101,11 @@ export class WarmPoolReconciler {
     }
     const fit = fitOf(standIn(pool, 'member'), template, this.#d.settings);
     const policy = poolNetworkPolicy(pool, template, this.#d.settings);
-    await ignoring([409], () => this.#net.createNamespacedNetworkPolicy({ namespace, body: policy }));
+    if (!(await ensurePoolPolicy(this.#net, pool, policy))) {
+      const message = `NetworkPolicy ${policy.metadata!.name!} exists and is not this pool's: no members are made while it is there`;
+      await this.#writeStatus(pool, members.length, 0, { ok: false, reason: 'NameConflict', message });
+      return RECHECK_MS;
+    }
 
     // Stale (an older template or other settings) or failed members go; the rest are counted.
     const live: V1Pod[] = [];
@@ -114,7 +118,7 @@ export class WarmPoolReconciler {
           { member: pod.metadata?.name, reason: stale ? 'stale' : failed },
           'replacing a warm-pool member',
         );
-        await this.#deleteMember(namespace, pod.metadata!.name!);
+        await deleteMember(this.#core, pool, pod);
       } else live.push(pod);
     }
     const ready = live.filter((p) => isReadyMember(p, this.#d.memberClaims));
@@ -127,8 +131,7 @@ export class WarmPoolReconciler {
     } else if (live.length > want) {
       // Scaled down: the members least far along go first.
       const extra = [...live].sort((a, b) => Number(ready.includes(a)) - Number(ready.includes(b)));
-      for (const pod of extra.slice(0, live.length - want))
-        await this.#deleteMember(namespace, pod.metadata!.name!);
+      for (const pod of extra.slice(0, live.length - want)) await deleteMember(this.#core, pool, pod);
     }
     // Every missing member was created above and every extra one deleted.
     const count = want;
@@ -152,17 +155,6 @@ export class WarmPoolReconciler {
     await this.#core.createNamespacedPod({ namespace, body: objects.pod });
   }
 
-  /** A member's Pod, claim and Secret; called only for members still in the pool. */
-  async #deleteMember(namespace: string, name: string): Promise<void> {
-    await ignoring([404], () => this.#core.deleteNamespacedPod({ name, namespace }));
-    await ignoring([404], () =>
-      this.#core.deleteNamespacedPersistentVolumeClaim({ name: workspaceClaimName(name), namespace }),
-    );
-    await ignoring([404], () =>
-      this.#core.deleteNamespacedSecret({ name: sandboxdSecretName(name), namespace }),
-    );
-  }
-
   /**
    * Deletion: the unclaimed members go (a claimed one no longer carries the pool's label,
    * so it is never among them), then the pool's NetworkPolicy, then the finalizer.
@@ -170,19 +162,8 @@ export class WarmPoolReconciler {
   async #finalize(log: Logger, pool: SandboxWarmPool, members: V1Pod[]): Promise<number | void> {
     if (!pool.metadata.finalizers?.includes(POOL_FINALIZER)) return;
     const namespace = pool.metadata.namespace!;
-    for (const pod of members) await this.#deleteMember(namespace, pod.metadata!.name!);
-    // Claims and Secrets of members whose Pod was already gone.
-    const labelSelector = `${WarmPool.poolLabel}=${pool.metadata.name!}`;
-    for (const c of (await this.#core.listNamespacedPersistentVolumeClaim({ namespace, labelSelector }))
-      .items)
-      await ignoring([404], () =>
-        this.#core.deleteNamespacedPersistentVolumeClaim({ name: c.metadata!.name!, namespace }),
-      );
-    for (const s of (await this.#core.listNamespacedSecret({ namespace, labelSelector })).items)
-      await ignoring([404], () => this.#core.deleteNamespacedSecret({ name: s.metadata!.name!, namespace }));
-    await ignoring([404], () =>
-      this.#net.deleteNamespacedNetworkPolicy({ name: `warmpool-${pool.metadata.name!}`, namespace }),
-    );
+    for (const pod of members) await deleteMember(this.#core, pool, pod);
+    await deletePoolLeftovers({ core: this.#core, net: this.#net }, pool);
     if (members.length > 0) return 500;
     await this.#patch(pool, {
       metadata: {

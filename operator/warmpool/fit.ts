@@ -35,12 +35,18 @@ export function servesRuntimeClass(member: V1Pod, runtimeClass: string | undefin
   return (member.spec?.runtimeClassName ?? undefined) === runtimeClass;
 }
 
-/** Ready to be claimed: its Pod ready (sandboxd answers its probe), its claim bound. */
+/**
+ * Ready to be claimed: its Pod ready (sandboxd answers its probe), its claim bound, and both
+ * under the same controller (the pool): a claim of the member's name that is someone else's
+ * is never a member's workspace.
+ */
 export function isReadyMember(pod: V1Pod, claims: Informer<V1PersistentVolumeClaim>): boolean {
   if (pod.metadata?.deletionTimestamp) return false;
   if (!pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True')) return false;
   const claim = claims.get(workspaceClaimName(pod.metadata!.name!), pod.metadata?.namespace);
-  return claim?.status?.phase === 'Bound';
+  const controller = (o?: V1Pod | V1PersistentVolumeClaim) =>
+    o?.metadata?.ownerReferences?.find((r) => r.controller)?.uid;
+  return claim?.status?.phase === 'Bound' && !!controller(pod) && controller(claim) === controller(pod);
 }
 
 export function withMember(sandbox: Sandbox, member: string): Sandbox {

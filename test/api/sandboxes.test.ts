@@ -1,3 +1,4 @@
+import { NetworkingV1Api } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 import { mergePatch } from '../../kube/index.ts';
@@ -67,6 +68,100 @@ describe('POST /api/v1/sandboxes', () => {
     const res = await api.call('POST', '/sandboxes', { key: api.keys.alice, body: '{nope' });
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: 'bad_request', message: 'request body is not valid JSON' });
+  });
+});
+
+describe('POST /api/v1/sandboxes: names taken by objects no sandbox of that name owns', () => {
+  const conflict = (name: string, kind: string, object: string) => ({
+    error: 'name_conflict',
+    message: `sandbox name "${name}" is taken: ${kind} ${object} exists in namespace ${ns.name} and is not a sandbox's of that name`,
+    conflicts: [{ kind, name: object }],
+  });
+
+  beforeAll(async () => {
+    const namespace = ns.name;
+    await ns.core.createNamespacedPersistentVolumeClaim({
+      namespace,
+      body: {
+        metadata: { name: 'data-workspace' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
+    });
+    await ns.core.createNamespacedSecret({
+      namespace,
+      body: { metadata: { name: 'victim-sandboxd' }, stringData: { token: 'theirs' } },
+    });
+    await ns.core.createNamespacedPod({
+      namespace,
+      body: { metadata: { name: 'busy' }, spec: { containers: [{ name: 'c', image: 'debian:bookworm' }] } },
+    });
+    await ns.core.createNamespacedService({
+      namespace,
+      body: { metadata: { name: 'pf-web-8080' }, spec: { ports: [{ port: 8080 }] } },
+    });
+    await ns.kc.makeApiClient(NetworkingV1Api).createNamespacedNetworkPolicy({
+      namespace,
+      body: { metadata: { name: 'sandbox-fenced' }, spec: { podSelector: {} } },
+    });
+  });
+
+  it.each([
+    ['data', 'PersistentVolumeClaim', 'data-workspace', {}],
+    ['victim', 'Secret', 'victim-sandboxd', {}],
+    ['busy', 'Pod', 'busy', {}],
+    ['web', 'Service', 'pf-web-8080', { ports: [{ port: 8080 }] }],
+  ])('409 name_conflict for %s: its %s %s is taken', async (name, kind, object, extra) => {
+    const res = await create(api.keys.bob, { name, templateRef: { name: 'default' }, ...extra });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual(conflict(name, kind, object));
+    // Nothing was written.
+    expect((await api.call('GET', `/sandboxes/${name}`, { key: api.keys.admin })).status).toBe(404);
+  });
+
+  it("409 name_conflict for a NetworkPolicy of the sandbox's name", async () => {
+    const res = await create(api.keys.bob, { name: 'fenced', templateRef: { name: 'default' } });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual(conflict('fenced', 'NetworkPolicy', 'sandbox-fenced'));
+  });
+
+  it('409 name_conflict for a new port whose Service name is taken (POST …/ports)', async () => {
+    expect((await create(api.keys.alice, { name: 'ported', templateRef: { name: 'default' } })).status).toBe(
+      201,
+    );
+    await ns.core.createNamespacedService({
+      namespace: ns.name,
+      body: { metadata: { name: 'pf-ported-9090' }, spec: { ports: [{ port: 9090 }] } },
+    });
+    const res = await api.call('POST', '/sandboxes/ported/ports', {
+      key: api.keys.alice,
+      body: { port: 9090 },
+    });
+    expect(res.status).toBe(409);
+    expect(await res.json()).toEqual({
+      error: 'name_conflict',
+      message: `port 9090 of sandbox ported cannot be forwarded: Service pf-ported-9090 exists in namespace ${ns.name} and is not a sandbox's of that name`,
+      conflicts: [{ kind: 'Service', name: 'pf-ported-9090' }],
+    });
+    const sandbox = (await (
+      await api.call('GET', '/sandboxes/ported', { key: api.keys.alice })
+    ).json()) as Sandbox;
+    expect(sandbox.spec.ports ?? []).toEqual([]);
+  });
+
+  it('names every object taken, and a free name is still created', async () => {
+    await ns.core.createNamespacedSecret({
+      namespace: ns.name,
+      body: { metadata: { name: 'busy-sandboxd' } },
+    });
+    const res = await create(api.keys.bob, { name: 'busy', templateRef: { name: 'default' } });
+    expect(res.status).toBe(409);
+    expect(((await res.json()) as { conflicts: unknown[] }).conflicts).toEqual([
+      { kind: 'Pod', name: 'busy' },
+      { kind: 'Secret', name: 'busy-sandboxd' },
+    ]);
+    expect((await create(api.keys.alice, { name: 'free', templateRef: { name: 'default' } })).status).toBe(
+      201,
+    );
   });
 });
 

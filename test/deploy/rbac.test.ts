@@ -11,6 +11,7 @@ import {
   AdmissionregistrationV1Api,
   CoreV1Api,
   KubeConfig,
+  NetworkingV1Api,
   KubernetesObjectApi,
   RbacAuthorizationV1Api,
   PatchStrategy,
@@ -404,6 +405,52 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
     const all = await logs();
     expect(all).not.toMatch(/forbidden/i);
   }, 300_000);
+
+  test('a name taken by another object is found by the API as its ServiceAccount: 409 name_conflict', async () => {
+    // Every kind the API reads for it (issue 32): a refusal by RBAC would let the create through.
+    const namespace = ns.name;
+    await ns.core.createNamespacedPod({
+      namespace,
+      body: {
+        metadata: { name: 'taken-pod' },
+        spec: { containers: [{ name: 'c', image: 'debian:bookworm' }] },
+      },
+    });
+    await ns.core.createNamespacedPersistentVolumeClaim({
+      namespace,
+      body: {
+        metadata: { name: 'taken-pvc-workspace' },
+        spec: { accessModes: ['ReadWriteOnce'], resources: { requests: { storage: '1Gi' } } },
+      },
+    });
+    await ns.core.createNamespacedSecret({
+      namespace,
+      body: { metadata: { name: 'taken-secret-sandboxd' } },
+    });
+    await ns.kc.makeApiClient(NetworkingV1Api).createNamespacedNetworkPolicy({
+      namespace,
+      body: { metadata: { name: 'sandbox-taken-np' }, spec: { podSelector: {} } },
+    });
+    await ns.core.createNamespacedService({
+      namespace,
+      body: { metadata: { name: 'pf-taken-svc-8080' }, spec: { ports: [{ port: 8080 }] } },
+    });
+    for (const [name, kind, object, extra] of [
+      ['taken-pod', 'Pod', 'taken-pod', {}],
+      ['taken-pvc', 'PersistentVolumeClaim', 'taken-pvc-workspace', {}],
+      ['taken-secret', 'Secret', 'taken-secret-sandboxd', {}],
+      ['taken-np', 'NetworkPolicy', 'sandbox-taken-np', {}],
+      ['taken-svc', 'Service', 'pf-taken-svc-8080', { ports: [{ port: 8080 }] }],
+    ] as const) {
+      const res = await call('POST', '/sandboxes', keys.alice, {
+        name,
+        templateRef: { name: template },
+        ...extra,
+      });
+      expect(res.status, name).toBe(409);
+      expect(await res.json()).toMatchObject({ error: 'name_conflict', conflicts: [{ kind, name: object }] });
+    }
+  }, 60_000);
 
   test('the API’s ServiceAccount reads no Secret beyond its two and the sandbox namespace’s', async () => {
     const core = apiKc.makeApiClient(CoreV1Api);
