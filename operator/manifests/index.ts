@@ -3,5 +3,5 @@
 export { SPEC_HASH } from './meta.ts';
 export { tokenSecret, workspaceClaim } from './storage.ts';
 export { sandboxPod, MEMORY_ADDRESS, MEMORY_DATA_DIR } from './pod.ts';
-export { DEFAULT_EGRESS, networkPolicy, networkPolicyName, portService, portIngress } from './network.ts';
+export { DEFAULT_EGRESS, networkPolicy, portService, portIngress } from './network.ts';
 export { isolation, withPolicyDefaults } from './isolation.ts';

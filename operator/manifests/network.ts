@@ -9,6 +9,7 @@ import {
   Labels,
   SandboxPod,
   forwardedServiceName,
+  networkPolicyName,
   previewHost,
   type PortSpec,
   type Sandbox,
@@ -16,9 +17,6 @@ import {
 } from '../../core/index.ts';
 import type { EgressSettings, OperatorSettings } from '../settings.ts';
 import { SPEC_HASH, owned } from './meta.ts';
-
-/** The sandbox's NetworkPolicy. */
-export const networkPolicyName = (sandbox: string) => `sandbox-${sandbox}`;
 
 /**
  * Without settings: DNS to kube-dns (the label both kube-dns and CoreDNS deployments keep),
