@@ -14,6 +14,8 @@ import (
 type reaper struct {
 	mu      sync.Mutex
 	waiting map[int]chan syscall.WaitStatus
+	// cred is who every child runs as (the template's user); nil: sandboxd's own user.
+	cred *syscall.Credential
 }
 
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER, which package syscall does not name.
@@ -70,12 +72,13 @@ func (r *reaper) reap() {
 }
 
 // spawnProcess forks argv in its own process group with the given stdio files.
-func spawnProcess(path string, argv []string, dir string, env []string, files []*os.File) (int, error) {
+// cred, when set, is the user it runs as.
+func spawnProcess(path string, argv []string, dir string, env []string, files []*os.File, cred *syscall.Credential) (int, error) {
 	p, err := os.StartProcess(path, argv, &os.ProcAttr{
 		Dir:   dir,
 		Env:   env,
 		Files: files,
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		Sys:   &syscall.SysProcAttr{Setpgid: true, Credential: cred},
 	})
 	if err != nil {
 		return 0, err
