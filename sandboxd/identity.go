@@ -148,3 +148,25 @@ func futimens(fd int, ts unix.Timespec) error {
 	}
 	return nil
 }
+
+// dropInheritable empties sandboxd's inheritable capability set, which its children would
+// otherwise carry (a runtime that adds capabilities may fill it; runc leaves it empty): a
+// child that leaves root then holds no capability in any set. Lowering it needs no privilege.
+func dropInheritable() error {
+	hdr := unix.CapUserHeader{Version: unix.LINUX_CAPABILITY_VERSION_3}
+	var data [2]unix.CapUserData
+	if err := unix.Capget(&hdr, &data[0]); err != nil {
+		return err
+	}
+	data[0].Inheritable, data[1].Inheritable = 0, 0
+	// Capabilities are a thread's: every thread of sandboxd must drop them, since any may
+	// fork a child. AllThreadsSyscall does that (a build without cgo, as sandboxd's is).
+	_, _, errno := syscall.AllThreadsSyscall(unix.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0)
+	if errno == syscall.ENOTSUP {
+		return unix.Capset(&hdr, &data[0])
+	}
+	if errno != 0 {
+		return errno
+	}
+	return nil
+}

@@ -136,3 +136,12 @@ func TestChildrenRunAsTheOwner(t *testing.T) {
 		t.Fatalf("child says %q", got)
 	}
 }
+
+func TestDropInheritable(t *testing.T) {
+	must(t, dropInheritable())
+	status, err := os.ReadFile("/proc/self/status")
+	must(t, err)
+	if !strings.Contains(string(status), "CapInh:\t0000000000000000\n") {
+		t.Fatalf("status: %s", status)
+	}
+}

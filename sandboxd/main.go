@@ -168,6 +168,9 @@ func serve(args []string) int {
 	var own *owner
 	if c.runAs != nil {
 		own = newOwner(c.runAs[0], c.runAs[1], "/etc/passwd", c.workspace)
+		if err := dropInheritable(); err != nil {
+			fmt.Fprintf(os.Stderr, "sandboxd: cannot empty the inheritable capabilities: %v\n", err)
+		}
 		if err := adoptWorkspace(c.workspace, own); err != nil {
 			fmt.Fprintf(os.Stderr, "sandboxd: cannot give the workspace to uid %d: %v\n", own.uid, err)
 		}

@@ -19,6 +19,8 @@ export interface Candidate {
   /** Effective lifetime; absent or `0` is infinite. */
   timeout?: string;
   idleTimeout?: string;
+  /** The template runs the sandbox's processes as root (`runAsUser: 0`). */
+  runAsRoot?: boolean;
 }
 
 /** Existing sandboxes in the namespace, the new one not included. */
@@ -97,6 +99,12 @@ export function checkCreate(policy: Policy, c: Candidate, counts: Counts): Viola
     add(
       'agent_sandbox_quota_exceeded',
       `the namespace has ${counts.agents} agent sandboxes; maxAgentSandboxes is ${policy.maxAgentSandboxes}`,
+    );
+  }
+  if (c.runAsRoot && policy.allowRootSandboxes !== true) {
+    add(
+      'root_sandbox_not_allowed',
+      `template "${templateLabel(template)}" runs as root (runAsUser: 0); policy allowRootSandboxes is not true`,
     );
   }
   over(c.cpuLimit, policy.maxCpu, () =>

@@ -46,6 +46,11 @@ export const Policy = z
      * false: the operator deletes it then, so no copy of the source's workspace lingers.
      */
     keepCloneSnapshots: z.boolean().optional(),
+    /**
+     * Let a template run its sandboxes' processes as root (`runAsUser: 0`). Unset or false:
+     * a sandbox of such a template is refused (`root_sandbox_not_allowed`).
+     */
+    allowRootSandboxes: z.boolean().optional(),
   })
   .meta({ id: 'Policy' });
 export type Policy = z.infer<typeof Policy>;

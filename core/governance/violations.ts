@@ -16,7 +16,8 @@ export type ViolationCode =
   | 'configure_request_too_large'
   | 'configure_too_many_files'
   | 'credential_not_allowed'
-  | 'namespace_not_enabled';
+  | 'namespace_not_enabled'
+  | 'root_sandbox_not_allowed';
 
 export interface Violation {
   code: ViolationCode;

@@ -4,3 +4,4 @@ export { SPEC_HASH } from './meta.ts';
 export { tokenSecret, workspaceClaim } from './storage.ts';
 export { sandboxPod, MEMORY_ADDRESS, MEMORY_DATA_DIR } from './pod.ts';
 export { networkPolicy, networkPolicyName, portService, portIngress } from './network.ts';
+export { SANDBOXD_CAPABILITIES, sandboxUser } from './security.ts';

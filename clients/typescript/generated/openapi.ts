@@ -805,6 +805,7 @@ export interface components {
             allowedAgentImages?: string[];
             maxConcurrentInvokesPerSandbox?: number;
             keepCloneSnapshots?: boolean;
+            allowRootSandboxes?: boolean;
         };
         StartEvent: {
             invokeId: string;
