@@ -125,14 +125,14 @@ func TestChildrenRunAsTheOwner(t *testing.T) {
 	must(t, err)
 	sh, err := exec.LookPath("sh")
 	must(t, err)
-	pid, err := spawnProcess(sh, []string{"sh", "-c", `echo "$(id -u):$(id -g):$(id -G)"; grep CapEff /proc/self/status`}, "/", nil, []*os.File{nil, w, w}, cred)
+	pid, err := spawnProcess(sh, []string{"sh", "-c", `echo "$(id -u):$(id -g):$(id -G)"; grep CapEff /proc/self/status; echo reopened > /proc/self/fd/1`}, "/", nil, []*os.File{nil, w, w}, cred)
 	must(t, err)
 	w.Close()
 	var out bytes.Buffer
 	_, _ = out.ReadFrom(r)
 	var ws unix.WaitStatus
 	_, _ = unix.Wait4(pid, &ws, 0, nil)
-	if got := out.String(); got != "1000:1000:1000\nCapEff:\t0000000000000000\n" {
+	if got := out.String(); got != "1000:1000:1000\nCapEff:\t0000000000000000\nreopened\n" {
 		t.Fatalf("child says %q", got)
 	}
 }
