@@ -15,6 +15,7 @@ import {
   useClusterTemplate,
   useDevnode,
   useNamespace,
+  tarOf,
   useOperator,
   waitForSandboxPhase,
   type TestApi,
@@ -176,6 +177,41 @@ describe('files written through the API', () => {
       'stat -c "%n %u:%g" /workspace/up /workspace/up/a.txt; echo more >> /workspace/up/a.txt && echo appended',
     );
     expect(r.stdout).toBe('/workspace/up 1000:1000\n/workspace/up/a.txt 1000:1000\nappended\n');
+  });
+});
+
+describe("sandboxd's capabilities are the ones it needs", () => {
+  test("the API reads and writes the user's private folder (DAC_OVERRIDE) and an archive resets its mode (FOWNER)", async () => {
+    const made = await exec(
+      'code',
+      'mkdir -m 700 /workspace/private && echo s > /workspace/private/f && chmod 600 /workspace/private/f',
+    );
+    expect(made.exitCode).toBe(0);
+    const files = (rest: string) => `${base}/api/v1/sandboxes/code/files/${rest}?namespace=${ns.name}`;
+    const alice = { 'x-api-key': api.keys.alice };
+    const read = await fetch(files('workspace/private/f'), { headers: alice });
+    expect(read.status).toBe(200);
+    expect(await read.text()).toBe('s\n');
+    const put = await fetch(files('workspace/private/g'), { method: 'PUT', headers: alice, body: 'g' });
+    expect(put.status, await put.clone().text()).toBe(201);
+    // The archive names the user's folder with mode 0750 and adds a file and a link in it.
+    const archive = await fetch(
+      `${base}/api/v1/sandboxes/code/archive?namespace=${ns.name}&path=/workspace`,
+      {
+        method: 'PUT',
+        headers: alice,
+        body: tarOf([
+          { name: 'private/', type: 'dir', mode: 0o750 },
+          { name: 'private/t', body: 't' },
+          { name: 'private/l', type: 'symlink', link: 't' },
+        ]),
+      },
+    );
+    expect(archive.status, await archive.clone().text()).toBe(200);
+    const r = await exec('code', 'cd /workspace/private && stat -c "%n %a %u:%g" . f g t l');
+    expect(r.stdout).toBe(
+      '. 750 1000:1000\nf 600 1000:1000\ng 644 1000:1000\nt 644 1000:1000\nl 777 1000:1000\n',
+    );
   });
 });
 
