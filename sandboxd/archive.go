@@ -36,7 +36,7 @@ func (s *server) serveArchive(w http.ResponseWriter, r *http.Request) {
 		err = s.downloadArchive(w, q.Get("path"), q.Get("format"))
 	case http.MethodPut:
 		var res extracted
-		res, err = extractArchive(s.workspace, q.Get("path"), r.Body)
+		res, err = extractArchive(s.workspace, s.owner, q.Get("path"), r.Body)
 		if err == nil {
 			writeJSON(w, http.StatusOK, res)
 		}
@@ -233,12 +233,13 @@ func refusedEntry(name, why string) error {
 // only when all of them land inside the workspace does the second pass write anything. Files
 // are written like a PUT (temporary sibling, then rename), folders' modes and times are set
 // last (so a read-only folder can still be filled), links last but one.
-func extractArchive(root, requested string, body io.Reader) (extracted, error) {
+func extractArchive(root string, own *owner, requested string, body io.Reader) (extracted, error) {
 	b, err := openBeneath(root)
 	if err != nil {
 		return extracted{}, err
 	}
 	defer b.Close()
+	b.owner = own
 	target, err := checkRequested(b.root, requested, true)
 	if err != nil {
 		return extracted{}, err
@@ -338,7 +339,11 @@ func (b *beneath) extractDir(rel string) error {
 			return &os.PathError{Op: "remove", Path: rel, Err: err}
 		}
 	}
-	if err := unix.Mkdirat(dir, name, 0o755); err != nil && err != unix.EEXIST {
+	err = unix.Mkdirat(dir, name, 0o755)
+	if err == nil {
+		err = b.owner.claimNew(dir, name, unix.S_IFDIR)
+	}
+	if err != nil && err != unix.EEXIST {
 		return &os.PathError{Op: "mkdir", Path: rel, Err: err}
 	}
 	if info, err := lstatAt(dir, name); err != nil || !info.IsDir() {
@@ -361,8 +366,10 @@ func (b *beneath) extractLink(e archiveEntry, rel, linkRel string) error {
 		}
 	}
 	if e.typeflag == tar.TypeSymlink {
-		err = unix.Symlinkat(e.linkname, dir, name)
-	} else {
+		if err = unix.Symlinkat(e.linkname, dir, name); err == nil {
+			err = b.owner.claimNew(dir, name, unix.S_IFLNK)
+		}
+	} else { // a hard link is a second name of a file already there: its owner stays
 		var src int
 		var srcName string
 		if src, srcName, err = b.parentOf(linkRel, linkRel, false); err != nil {

@@ -49,6 +49,7 @@ type beneath struct {
 	realRoot string // root with links in its own path followed: an absolute link may name either
 	fd       int    // the root, O_PATH|O_DIRECTORY
 	walk     bool   // openat2 is missing: walk with O_NOFOLLOW instead
+	owner    *owner // who what is written belongs to; nil: sandboxd's own user
 }
 
 // openBeneath opens the workspace root and learns whether openat2 works here.
@@ -304,7 +305,11 @@ func (b *beneath) mkdirAll(shown, rel string) error {
 		if c == "" || c == "." {
 			continue
 		}
-		if err := unix.Mkdirat(cur, c, 0o755); err != nil && err != unix.EEXIST {
+		err := unix.Mkdirat(cur, c, 0o755)
+		if err == nil {
+			err = b.owner.claimNew(cur, c, unix.S_IFDIR)
+		}
+		if err != nil && err != unix.EEXIST {
 			unix.Close(cur)
 			return &os.PathError{Op: "mkdir", Path: shown, Err: err}
 		}
@@ -411,12 +416,14 @@ func (b *beneath) writeAt(dirfd int, name string, body io.Reader, mode os.FileMo
 	if err == nil {
 		err = out.Chmod(safeMode(mode)) // on the fd: never a path another process could swap
 	}
+	if err == nil && !mtime.IsZero() {
+		err = futimens(fd, unix.NsecToTimespec(mtime.UnixNano()))
+	}
+	if err == nil {
+		err = b.owner.claim(fd) // last: mode and time were set by the file's creator
+	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
-	}
-	if err == nil && !mtime.IsZero() {
-		ts := unix.NsecToTimespec(mtime.UnixNano())
-		err = unix.UtimesNanoAt(dirfd, temp, []unix.Timespec{ts, ts}, unix.AT_SYMLINK_NOFOLLOW)
 	}
 	if err == nil {
 		err = unix.Renameat(dirfd, temp, dirfd, name)

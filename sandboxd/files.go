@@ -124,7 +124,7 @@ func checkConfigureLimits(files []fileEntry) (codes, messages []string) {
 // followed by the files' bytes back to back. Everything is checked (limits, every path)
 // before a byte is written; each file goes to a temporary sibling and all are renamed into
 // place only when all arrived, so a failure leaves nothing behind. Bytes stream to disk.
-func writeFiles(root string, body io.Reader) (int, error) {
+func writeFiles(root string, own *owner, body io.Reader) (int, error) {
 	r := bufio.NewReaderSize(body, 64*1024)
 	line, err := readLine(r, maxManifestBytes)
 	if err != nil {
@@ -145,6 +145,7 @@ func writeFiles(root string, body io.Reader) (int, error) {
 		return 0, err
 	}
 	defer b.Close()
+	b.owner = own
 	targets := make([]string, len(files))
 	for i, f := range files {
 		if targets[i], err = resolveInside(b, f.path); err != nil {
@@ -181,6 +182,9 @@ func writeFiles(root string, body io.Reader) (int, error) {
 		n, err := io.CopyN(out, r, f.size)
 		if err == nil && f.hasMode {
 			err = out.Chmod(safeMode(f.mode))
+		}
+		if err == nil {
+			err = b.owner.claim(fd)
 		}
 		if cerr := out.Close(); err == nil {
 			err = cerr

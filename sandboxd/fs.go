@@ -330,6 +330,7 @@ func (s *server) writePath(w http.ResponseWriter, r *http.Request, requested, mo
 		return err
 	}
 	defer b.Close()
+	b.owner = s.owner
 	rel, err := resolveForWrite(b, requested)
 	if err != nil {
 		return err
@@ -415,6 +416,7 @@ func (s *server) postPath(w http.ResponseWriter, r *http.Request, requested stri
 		return err
 	}
 	defer b.Close()
+	b.owner = s.owner
 	if op.Op == "mkdir" {
 		rel, err := resolveForWrite(b, requested)
 		if err != nil {

@@ -197,7 +197,7 @@ func TestExtractRefusesEscapesBeforeWriting(t *testing.T) {
 			t.Run(c.name, func(t *testing.T) {
 				root, elsewhere := workspaceFixture(t)
 				before, beforeOut := snapshot(t, root), snapshot(t, elsewhere)
-				_, err := extractArchive(root, root, bytes.NewReader(makeTar(t, gz, ok, c.entry)))
+				_, err := extractArchive(root, nil, root, bytes.NewReader(makeTar(t, gz, ok, c.entry)))
 				if code := codeOf(err); code != "path_outside_workspace" && code != "bad_archive" {
 					t.Fatalf("got %v", err)
 				}
@@ -233,7 +233,7 @@ func TestExtractRefusesLinkTricks(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			root, _ := workspaceFixture(t)
 			before := snapshot(t, root)
-			_, err := extractArchive(root, root+"/dest", bytes.NewReader(makeTar(t, false, entries...)))
+			_, err := extractArchive(root, nil, root+"/dest", bytes.NewReader(makeTar(t, false, entries...)))
 			if codeOf(err) != "path_outside_workspace" {
 				t.Fatalf("got %v", err)
 			}
@@ -267,7 +267,7 @@ func TestArchiveRoundTrip(t *testing.T) {
 				must(t, gz.Close())
 			}
 			dest := filepath.Join(root, "copy-"+format)
-			res, err := extractArchive(root, dest, &buf)
+			res, err := extractArchive(root, nil, dest, &buf)
 			must(t, err)
 			if res.Files != 3 || res.Bytes != int64(len("#!/bin/sh\necho hi\n")+4) {
 				t.Fatalf("answer %+v", res)

@@ -32,6 +32,9 @@ type config struct {
 	maxConcurrentInvokes int
 	readyFile            string
 	command              []string
+	// runAs is the template's user every process runs as; nil: sandboxd's own (as when
+	// it is run by hand, or by a launcher that sets no user).
+	runAs *[2]uint32
 }
 
 // usageError is a configuration problem: sandboxd exits 2 after saying it.
@@ -43,7 +46,7 @@ func (e *usageError) Error() string { return e.msg }
 func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs := flag.NewFlagSet("sandboxd", flag.ContinueOnError)
 	fs.SetOutput(new(strings.Builder))
-	names := []string{"listen", "token-file", "token", "workspace", "grace-seconds", "keepalive-seconds", "max-concurrent-invokes", "ready-file"}
+	names := []string{"listen", "token-file", "token", "workspace", "grace-seconds", "keepalive-seconds", "max-concurrent-invokes", "ready-file", "run-as-user", "run-as-group"}
 	values := map[string]*string{}
 	for _, n := range names {
 		values[n] = fs.String(n, "", "")
@@ -80,6 +83,19 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	}
 	if c.maxConcurrentInvokes, err = strconv.Atoi(or(get("max-concurrent-invokes"), "1")); err != nil || c.maxConcurrentInvokes < 1 {
 		return c, &usageError{"--max-concurrent-invokes: must be an integer ≥ 1"}
+	}
+	if user := get("run-as-user"); user != "" {
+		uid, err := strconv.ParseUint(user, 10, 32)
+		if err != nil {
+			return c, &usageError{"--run-as-user: must be a numeric uid"}
+		}
+		gid, err := strconv.ParseUint(or(get("run-as-group"), user), 10, 32)
+		if err != nil {
+			return c, &usageError{"--run-as-group: must be a numeric gid"}
+		}
+		c.runAs = &[2]uint32{uint32(uid), uint32(gid)}
+	} else if get("run-as-group") != "" {
+		return c, &usageError{"--run-as-group: needs --run-as-user"}
 	}
 	c.token = get("token")
 	if c.token == "" {
@@ -149,11 +165,22 @@ func serve(args []string) int {
 		}
 		return 1
 	}
+	var own *owner
+	if c.runAs != nil {
+		own = newOwner(c.runAs[0], c.runAs[1], "/etc/passwd", c.workspace)
+		if err := dropInheritable(); err != nil {
+			fmt.Fprintf(os.Stderr, "sandboxd: cannot empty the inheritable capabilities: %v\n", err)
+		}
+		if err := adoptWorkspace(c.workspace, own); err != nil {
+			fmt.Fprintf(os.Stderr, "sandboxd: cannot give the workspace to uid %d: %v\n", own.uid, err)
+		}
+	}
 	reaper := newReaper()
-	env := runEnvironment(os.Environ())
+	reaper.cred = own.credential()
+	env := own.environment(runEnvironment(os.Environ()))
 	runs := newRegistry(c.grace, c.maxConcurrentInvokes, env, reaper)
 	tokens := newTokenGate(c.token)
-	srv := &server{authorized: tokens.authorized, tokens: tokens, workspace: c.workspace, keepalive: c.keepalive, runs: runs,
+	srv := &server{authorized: tokens.authorized, tokens: tokens, workspace: c.workspace, owner: own, keepalive: c.keepalive, runs: runs,
 		logs:      newLogRing(templateLogBytes),
 		terminals: newTerminals(c.grace, env, reaper, c.workspace)}
 	ln, err := listen(c.listen)

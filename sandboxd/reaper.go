@@ -14,6 +14,8 @@ import (
 type reaper struct {
 	mu      sync.Mutex
 	waiting map[int]chan syscall.WaitStatus
+	// cred is who every child runs as (the template's user); nil: sandboxd's own user.
+	cred *syscall.Credential
 }
 
 // prSetChildSubreaper is PR_SET_CHILD_SUBREAPER, which package syscall does not name.
@@ -70,12 +72,16 @@ func (r *reaper) reap() {
 }
 
 // spawnProcess forks argv in its own process group with the given stdio files.
-func spawnProcess(path string, argv []string, dir string, env []string, files []*os.File) (int, error) {
+// cred, when set, is the user it runs as.
+func spawnProcess(path string, argv []string, dir string, env []string, files []*os.File, cred *syscall.Credential) (int, error) {
+	if cred != nil {
+		givePipes(files, cred)
+	}
 	p, err := os.StartProcess(path, argv, &os.ProcAttr{
 		Dir:   dir,
 		Env:   env,
 		Files: files,
-		Sys:   &syscall.SysProcAttr{Setpgid: true},
+		Sys:   &syscall.SysProcAttr{Setpgid: true, Credential: cred},
 	})
 	if err != nil {
 		return 0, err
@@ -125,4 +131,19 @@ func lookPath(file string, env []string) (string, error) {
 		}
 	}
 	return "", &os.PathError{Op: "exec", Path: file, Err: syscall.ENOENT}
+}
+
+// givePipes gives the pipes among a child's stdio to the user it runs as, as runc does for a
+// container's stdio: a pipe is its creator's (root's, mode 0600), so the user could not
+// reopen its own stdout through /proc/self/fd/1 (or another of its processes' by pid).
+func givePipes(files []*os.File, cred *syscall.Credential) {
+	for _, f := range files {
+		if f == nil {
+			continue
+		}
+		var st syscall.Stat_t
+		if syscall.Fstat(int(f.Fd()), &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFIFO {
+			_ = syscall.Fchown(int(f.Fd()), int(cred.Uid), int(cred.Gid))
+		}
+	}
 }

@@ -409,7 +409,7 @@ func (g *registry) spawn(spec runSpec, env []string, stdin io.Reader) (int, star
 		return 0, started{}, err
 	}
 	pid, status, err := g.reaper.start(func() (int, error) {
-		return spawnProcess(path, spec.Argv, *spec.Cwd, env, []*os.File{inR, outW, errW})
+		return spawnProcess(path, spec.Argv, *spec.Cwd, env, []*os.File{inR, outW, errW}, g.reaper.cred)
 	})
 	inR.Close()
 	outW.Close()

@@ -21,6 +21,7 @@ const retryAfterSeconds = 5
 type server struct {
 	authorized func(string) bool
 	workspace  string
+	owner      *owner // the template's user, who owns what the API writes; nil: sandboxd's
 	keepalive  time.Duration
 	runs       *registry
 	template   *templateProcess // nil without a template command
@@ -210,7 +211,7 @@ func (s *server) attachRun(w http.ResponseWriter, r *http.Request, runID string)
 }
 
 func (s *server) putFiles(w http.ResponseWriter, r *http.Request) {
-	written, err := writeFiles(s.workspace, r.Body)
+	written, err := writeFiles(s.workspace, s.owner, r.Body)
 	// Read what is left, so the client's request completes and it sees the answer.
 	_, _ = io.Copy(io.Discard, r.Body)
 	var refused *filesRefused

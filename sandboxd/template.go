@@ -117,7 +117,7 @@ func (t *templateProcess) once() (syscall.WaitStatus, error) {
 		return 0, nil
 	}
 	pid, exited, err := t.reaper.start(func() (int, error) {
-		return spawnProcess(path, t.argv, t.dir, t.env, []*os.File{os.Stdin, outW, errW})
+		return spawnProcess(path, t.argv, t.dir, t.env, []*os.File{os.Stdin, outW, errW}, t.reaper.cred)
 	})
 	t.pid = pid
 	t.mu.Unlock()

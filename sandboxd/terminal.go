@@ -243,6 +243,11 @@ func (ts *terminals) spawn(req terminalRequest) (*os.File, int, <-chan syscall.W
 		tty.Close()
 		return nil, 0, nil, err
 	}
+	// The terminal belongs to the user whose shell it is, as login does (a program that
+	// reopens it by name, or changes its mode, acts on its own file).
+	if c := ts.reaper.cred; c != nil {
+		_ = tty.Chown(int(c.Uid), int(c.Gid))
+	}
 	env := make([]string, 0, len(ts.baseEnv)+1)
 	for _, kv := range ts.baseEnv {
 		if !strings.HasPrefix(kv, "TERM=") {
@@ -261,7 +266,7 @@ func (ts *terminals) spawn(req terminalRequest) (*os.File, int, <-chan syscall.W
 			Files: []*os.File{tty, tty, tty},
 			// A session of its own with the terminal as its controlling terminal: Ctrl-C reaches
 			// the foreground process group through the line discipline, as on any terminal.
-			Sys: &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0},
+			Sys: &syscall.SysProcAttr{Setsid: true, Setctty: true, Ctty: 0, Credential: ts.reaper.cred},
 		})
 		if err != nil {
 			return 0, err

@@ -155,6 +155,22 @@ describe('checkCreate: one row per code', () => {
       'agent_image_not_approved',
       'agent image "ghcr.io/acme/other" is not in allowedAgentImages [ghcr.io/acme/agents/]',
     ],
+    [
+      'root_sandbox_not_allowed',
+      { allowRootSandboxes: false },
+      { runAsRoot: true },
+      {},
+      'root_sandbox_not_allowed',
+      'template "default" runs as root (runAsUser: 0); policy allowRootSandboxes is not true',
+    ],
+    [
+      'root_sandbox_not_allowed when the policy is unset',
+      {},
+      { runAsRoot: true },
+      {},
+      'root_sandbox_not_allowed',
+      'template "default" runs as root (runAsUser: 0); policy allowRootSandboxes is not true',
+    ],
   ])('%s', (_name, policy, candidate, counts, code, message) => {
     expect(checkCreate(policy, { ...base, ...candidate }, { ...none, ...counts })).toEqual([
       { code, message },
@@ -190,6 +206,7 @@ describe('checkCreate: one row per code', () => {
       { total: 1000, byUser: 1000, agents: 1000 },
     ],
     ['an infinite cap allows an infinite timeout', { maxTimeout: '0' }, { timeout: '0' }, {}],
+    ['root where allowRootSandboxes is true', { allowRootSandboxes: true }, { runAsRoot: true }, {}],
   ])('passes: %s', (_name, policy, candidate, counts) => {
     expect(checkCreate(policy, { ...base, ...candidate }, { ...none, ...counts })).toEqual([]);
   });

@@ -26,6 +26,8 @@ export interface Candidate {
   templateRuntimeClass?: string;
   /** The template's `spec.hostUsers`. */
   hostUsers?: boolean;
+  /** The template runs the sandbox's processes as root (`runAsUser: 0`). */
+  runAsRoot?: boolean;
 }
 
 /** What the cluster's nodes can do, as the installer says (`node.*` settings). */
@@ -116,6 +118,12 @@ export function checkCreate(
     add(
       'agent_sandbox_quota_exceeded',
       `the namespace has ${counts.agents} agent sandboxes; maxAgentSandboxes is ${policy.maxAgentSandboxes}`,
+    );
+  }
+  if (c.runAsRoot && policy.allowRootSandboxes !== true) {
+    add(
+      'root_sandbox_not_allowed',
+      `template "${templateLabel(template)}" runs as root (runAsUser: 0); policy allowRootSandboxes is not true`,
     );
   }
   over(c.cpuLimit, policy.maxCpu, () =>

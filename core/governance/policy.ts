@@ -58,6 +58,11 @@ export const Policy = z
     allowedRuntimeClasses: z.array(runtimeClass).max(64).optional(),
     /** RuntimeClass a sandbox gets when neither it nor its template names one. */
     defaultRuntimeClass: runtimeClass.optional(),
+    /**
+     * Let a template run its sandboxes' processes as root (`runAsUser: 0`). Unset or false:
+     * a sandbox of such a template is refused (`root_sandbox_not_allowed`).
+     */
+    allowRootSandboxes: z.boolean().optional(),
   })
   .meta({ id: 'Policy' });
 export type Policy = z.infer<typeof Policy>;

@@ -18,7 +18,8 @@ export type ViolationCode =
   | 'credential_not_allowed'
   | 'namespace_not_enabled'
   | 'runtime_class_not_allowed'
-  | 'user_namespaces_unavailable';
+  | 'user_namespaces_unavailable'
+  | 'root_sandbox_not_allowed';
 
 export interface Violation {
   code: ViolationCode;

@@ -7,6 +7,9 @@ import { Argv, ComputeResources, Duration, EnvList, Quantity, RuntimeClassName }
  */
 export const Egress = z.enum(['none', 'internet', 'all']);
 
+/** The user sandbox processes run as unless the template names one: never root by default. */
+export const DEFAULT_RUN_AS = 1000;
+
 /** `spec` shared by SandboxTemplate (namespaced) and ClusterSandboxTemplate. */
 export const SandboxTemplateSpec = z
   .object({
@@ -17,6 +20,20 @@ export const SandboxTemplateSpec = z
     args: Argv.optional().describe('Arguments appended to command'),
     env: EnvList.optional().describe('Environment variables of every sandbox (a Sandbox may add to them)'),
     resources: ComputeResources.optional(),
+    runAsUser: z
+      .int()
+      .min(0)
+      .max(2147483647)
+      .optional()
+      .describe(
+        'User (uid) every process of the sandbox runs as: the command, exec, terminals, installs and invokes; 1000 when unset; 0 (root) only where policy allowRootSandboxes allows it',
+      ),
+    runAsGroup: z
+      .int()
+      .min(0)
+      .max(2147483647)
+      .optional()
+      .describe('Group (gid) of those processes; runAsUser when unset'),
     storage: z
       .object({
         size: Quantity.default('1Gi').describe('Size of the /workspace volume, such as 1Gi'),

@@ -23,6 +23,11 @@ export interface BwrapSpec {
   extraReadOnly: string[];
   workingDir: string;
   argv: string[];
+  /**
+   * The capabilities the process keeps (`CAP_` names), as a container's securityContext
+   * `capabilities` with `drop: [ALL]` says; undefined keeps bwrap's default for root: all.
+   */
+  capabilities?: string[];
 }
 
 /**
@@ -89,6 +94,9 @@ export function bwrapArgs(spec: BwrapSpec): string[] {
     '--info-fd',
     '3',
     '--as-pid-1',
+    ...(spec.capabilities
+      ? ['--cap-drop', 'ALL', ...spec.capabilities.flatMap((c) => ['--cap-add', c])]
+      : []),
     '--',
     ...spec.argv,
   ];

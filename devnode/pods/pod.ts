@@ -302,13 +302,15 @@ export class PodSandbox {
       if (token)
         this.#sandboxd = new SandboxdClient({ address: `unix:${this.sandboxdSocket}`, token: token.trim() });
     }
+    const security = containerSecurity(c, this.#pod);
     const args = bwrapArgs({
       hostname: this.#pod.spec?.hostname ?? this.#pod.metadata!.name!,
       root: this.#root,
       mounts,
       extraReadOnly: this.#runtimeFiles,
       workingDir: c.workingDir ?? '/',
-      argv,
+      argv: [...security.prefix, ...argv],
+      ...(security.capabilities ? { capabilities: security.capabilities } : {}),
     });
     return { args, env };
   }
@@ -565,4 +567,19 @@ async function stopProcess(r: { child: ChildProcess; pid?: number }, graceMs: nu
   }, graceMs);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * As much of a container's securityContext as the tests need: `runAsUser`/`runAsGroup`
+ * other than root start the command through setpriv as that user (leaving root clears every
+ * capability, as a runtime's non-root container has none); a root container with
+ * `capabilities.drop: [ALL]` keeps exactly `capabilities.add`. bwrap always sets no_new_privs.
+ */
+export function containerSecurity(c: V1Container, pod: V1Pod): { prefix: string[]; capabilities?: string[] } {
+  const uid = c.securityContext?.runAsUser ?? pod.spec?.securityContext?.runAsUser ?? 0;
+  const gid = c.securityContext?.runAsGroup ?? pod.spec?.securityContext?.runAsGroup ?? uid;
+  if (uid !== 0) return { prefix: ['setpriv', `--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', '--'] };
+  const caps = c.securityContext?.capabilities;
+  if (!caps?.drop?.includes('ALL')) return { prefix: [] };
+  return { prefix: [], capabilities: (caps.add ?? []).map((a) => `CAP_${a.replace(/^CAP_/, '')}`) };
 }

@@ -246,6 +246,7 @@ export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | u
   };
   const image = spec.image?.repository;
   if (image !== undefined) candidate.imageOverride = image;
+  if (template?.runAsUser === 0) candidate.runAsRoot = true;
   const storage = spec.resources?.storage ?? template?.storage?.size;
   if (storage !== undefined) candidate.storage = storage;
   if (spec.runtimeClassName !== undefined) candidate.runtimeClassOverride = spec.runtimeClassName;

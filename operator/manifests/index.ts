@@ -5,3 +5,4 @@ export { tokenSecret, workspaceClaim } from './storage.ts';
 export { sandboxPod, MEMORY_ADDRESS, MEMORY_DATA_DIR } from './pod.ts';
 export { DEFAULT_EGRESS, networkPolicy, portService, portIngress } from './network.ts';
 export { isolation, withPolicyDefaults } from './isolation.ts';
+export { SANDBOXD_CAPABILITIES, sandboxUser } from './security.ts';

@@ -67,6 +67,8 @@ describe("sandboxd's own variables", () => {
       'SANDBOXD_TOKEN_FILE',
       'SANDBOXD_WORKSPACE',
       'SANDBOXD_MAX_CONCURRENT_INVOKES',
+      'SANDBOXD_RUN_AS_USER',
+      'SANDBOXD_RUN_AS_GROUP',
     ]);
     expect(env.find((e) => e.name === 'SANDBOXD_LISTEN')).toEqual({
       name: 'SANDBOXD_LISTEN',
@@ -98,5 +100,40 @@ describe('limits that hold', () => {
       ]);
     for (const v of pod.spec!.volumes!.filter((v) => v.emptyDir))
       expect(v.emptyDir!.sizeLimit, v.name).toBe('64Mi');
+  });
+});
+
+describe('user code cannot touch sandboxd', () => {
+  test('sandboxd is root with six capabilities; its processes run as 1000:1000; the token is 0400 with no fsGroup', () => {
+    const s = sandbox('agent');
+    s.spec.credentials = { files: [{ secretName: 'c', mountPath: '/creds' }] };
+    const pod = sandboxPod(s, template, withMemory);
+    const [main, memory] = pod.spec!.containers;
+    expect(pod.spec!.securityContext).toEqual({ seccompProfile: { type: 'RuntimeDefault' } });
+    expect(main!.securityContext).toEqual({
+      allowPrivilegeEscalation: false,
+      seccompProfile: { type: 'RuntimeDefault' },
+      runAsUser: 0,
+      runAsGroup: 0,
+      runAsNonRoot: false,
+      capabilities: { drop: ['ALL'], add: ['SETUID', 'SETGID', 'CHOWN', 'KILL', 'DAC_OVERRIDE', 'FOWNER'] },
+    });
+    expect(main!.env).toContainEqual({ name: 'SANDBOXD_RUN_AS_USER', value: '1000' });
+    expect(main!.env).toContainEqual({ name: 'SANDBOXD_RUN_AS_GROUP', value: '1000' });
+    const user = { allowPrivilegeEscalation: false, runAsNonRoot: true, capabilities: { drop: ['ALL'] } };
+    expect(memory!.securityContext).toMatchObject({ ...user, runAsUser: 1000, runAsGroup: 1000 });
+    expect(pod.spec!.initContainers![0]!.securityContext).toMatchObject({ ...user, runAsUser: 65532 });
+    const volumes = Object.fromEntries(pod.spec!.volumes!.map((v) => [v.name, v.secret?.defaultMode]));
+    expect(volumes).toMatchObject({ 'svc-token': 0o400, 'credential-0': 0o444 });
+  });
+
+  test("the template's runAsUser and runAsGroup reach sandboxd and the sidecar", () => {
+    const pod = sandboxPod(sandbox('agent'), { ...template, runAsUser: 2000, runAsGroup: 3000 }, withMemory);
+    const [main, memory] = pod.spec!.containers;
+    expect(main!.env).toContainEqual({ name: 'SANDBOXD_RUN_AS_USER', value: '2000' });
+    expect(main!.env).toContainEqual({ name: 'SANDBOXD_RUN_AS_GROUP', value: '3000' });
+    expect(memory!.securityContext).toMatchObject({ runAsUser: 2000, runAsGroup: 3000, runAsNonRoot: true });
+    const root = sandboxPod(sandbox('code'), { ...template, runAsUser: 0 }, settings);
+    expect(root.spec!.containers[0]!.env).toContainEqual({ name: 'SANDBOXD_RUN_AS_USER', value: '0' });
   });
 });

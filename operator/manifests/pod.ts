@@ -13,6 +13,7 @@ import {
 import type { OperatorSettings } from '../settings.ts';
 import { isolation } from './isolation.ts';
 import { owned } from './meta.ts';
+import { INSTALL_USER, sandboxUser, sandboxdSecurity, userSecurity } from './security.ts';
 
 /**
  * Bounds of the Pod's helper containers, which the sandbox's own limits do not cover: the
@@ -49,6 +50,8 @@ function environment(sandbox: Sandbox, template: SandboxTemplateSpec): V1EnvVar[
     { name: 'SANDBOXD_TOKEN_FILE', value: `${SandboxPod.tokenDir}/${SandboxPod.tokenKey}` },
     { name: 'SANDBOXD_WORKSPACE', value: '/workspace' },
     { name: 'SANDBOXD_MAX_CONCURRENT_INVOKES', value: String(maxInvokes) },
+    { name: 'SANDBOXD_RUN_AS_USER', value: String(sandboxUser(template).uid) },
+    { name: 'SANDBOXD_RUN_AS_GROUP', value: String(sandboxUser(template).gid) },
   ];
   // sandboxd's settings are its own: a name of theirs from the template, the sandbox or a
   // credential (refused at admission; a Sandbox older than that rule may still carry one)
@@ -60,8 +63,9 @@ function environment(sandbox: Sandbox, template: SandboxTemplateSpec): V1EnvVar[
 /**
  * The sandbox Pod. An init container copies sandboxd out of the svc image into an
  * emptyDir; the main container runs it from there in the template's image, and sandboxd
- * starts the template's command. No service-account token, no privilege escalation, no
- * capabilities; the Pod's processes share one PID namespace so the pause process reaps.
+ * starts the template's command, and every other process, as the template's user. No
+ * service-account token, no privilege escalation; sandboxd alone keeps a few capabilities
+ * (security.ts); the Pod's processes share one PID namespace so the pause process reaps.
  * Every container has CPU, memory and ephemeral-storage limits and the emptyDir a size
  * limit, so the Pod as a whole is bounded (process counts: the kubelet's podPidsLimit).
  */
@@ -77,10 +81,13 @@ export function sandboxPod(
   const volumes: V1Volume[] = [
     { name: 'workspace', persistentVolumeClaim: { claimName: workspaceClaimName(objects) } },
     { name: 'svc-bin', emptyDir: { sizeLimit: SVC_BIN_SIZE_LIMIT } },
-    { name: 'svc-token', secret: { secretName: sandboxdSecretName(objects), defaultMode: 0o440 } },
+    // sandboxd's alone: root's, 0400, and no fsGroup on the Pod to make it the user's group's.
+    { name: 'svc-token', secret: { secretName: sandboxdSecretName(objects), defaultMode: 0o400 } },
+    // The user's own credentials, for its processes: root's, so readable by all (the Pod
+    // holds no other user than root and the template's).
     ...credentialFiles.map((f, i) => ({
       name: `credential-${i}`,
-      secret: { secretName: f.secretName, defaultMode: 0o440 },
+      secret: { secretName: f.secretName, defaultMode: 0o444 },
     })),
   ];
   const mounts: V1VolumeMount[] = [
@@ -89,11 +96,7 @@ export function sandboxPod(
     { name: 'svc-token', mountPath: SandboxPod.tokenDir, readOnly: true },
     ...credentialFiles.map((f, i) => ({ name: `credential-${i}`, mountPath: f.mountPath, readOnly: true })),
   ];
-  const hardened: V1Container['securityContext'] = {
-    allowPrivilegeEscalation: false,
-    capabilities: { drop: ['ALL'] },
-    seccompProfile: { type: 'RuntimeDefault' },
-  };
+  const user = sandboxUser(template);
   const command = [...(template.command ?? []), ...(template.args ?? [])];
   const memory = sandbox.spec.mode === 'agent' ? settings.agentMemorySidecar : undefined;
   const env = environment(sandbox, template);
@@ -112,7 +115,10 @@ export function sandboxPod(
       shareProcessNamespace: true,
       restartPolicy: 'Always',
       terminationGracePeriodSeconds: 30,
-      securityContext: { runAsNonRoot: false, fsGroup: 1000, seccompProfile: { type: 'RuntimeDefault' } },
+      // No fsGroup: the kubelet would give the token's volume to that group. sandboxd hands
+      // the workspace to the template's user itself (and the Pod meets `baseline`, not
+      // `restricted`: sandboxd is root, with the few capabilities of security.ts).
+      securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
       ...isolation(sandbox, template),
       initContainers: [
         {
@@ -121,7 +127,7 @@ export function sandboxPod(
           command: ['cp', settings.sandboxdPath, `${SandboxPod.binDir}/sandboxd`],
           volumeMounts: [{ name: 'svc-bin', mountPath: SandboxPod.binDir }],
           resources: HELPER_RESOURCES.install,
-          securityContext: hardened,
+          securityContext: userSecurity(INSTALL_USER),
         },
       ],
       containers: [
@@ -138,9 +144,9 @@ export function sandboxPod(
           },
           resources: sandboxResources(template, sandbox.spec),
           volumeMounts: mounts,
-          securityContext: hardened,
+          securityContext: sandboxdSecurity(),
         },
-        ...(memory ? [memoryContainer(memory, hardened)] : []),
+        ...(memory ? [memoryContainer(memory, userSecurity(user))] : []),
       ],
       volumes,
     },

@@ -809,6 +809,7 @@ export interface components {
             keepCloneSnapshots?: boolean;
             allowedRuntimeClasses?: string[];
             defaultRuntimeClass?: string;
+            allowRootSandboxes?: boolean;
         };
         StartEvent: {
             invokeId: string;
