@@ -188,7 +188,7 @@ describe('item 7: a template that does not exist', () => {
     });
     const policy = await api.call('PUT', `/governance/policies/${target}`, {
       key: api.keys.admin,
-      body: { allowedTemplates: ['team'] },
+      body: { allowedTemplates: ['SandboxTemplate/team'] },
     });
     expect(policy.status).toBe(200);
     const res = await create({ name: 'typo', namespace: target, templateRef: { name: 'teem' } });
