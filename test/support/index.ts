@@ -26,3 +26,5 @@ export {
   tarOf,
 } from './transfer.ts';
 export type { RawAnswer, TarEntry } from './transfer.ts';
+export { API_SA, useWebhook } from './webhook.ts';
+export type { TestWebhook, WebhookAdmission } from './webhook.ts';

@@ -1,33 +1,25 @@
 // Credentials and namespaces on direct CR writes (kubectl apply as an impersonated user),
 // through the real apiserver and its RBAC authorizer: the webhook admits a Secret only for
 // a user who may `get` it (a SubjectAccessReview), never a token or the service's own.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import {
-  AdmissionregistrationV1Api,
   PatchStrategy,
   RbacAuthorizationV1Api,
   setHeaderOptions,
   type V1PolicyRule,
 } from '@kubernetes/client-node';
-import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUP, Policy, VERSION } from '../../core/index.ts';
+import { GROUP, VERSION } from '../../core/index.ts';
 import {
   Governance,
   NamespaceGate,
-  PolicyStore,
   QuotaLedger,
   SecretAccessReviewer,
   SnapshotOwners,
 } from '../../kube/index.ts';
-import { sandboxAdmission, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
-import { createCertificateAuthority } from '../controlplane/index.ts';
-import { createSandboxAs, kubeRequest, useNamespace } from '../support/index.ts';
+import { sandboxAdmission } from '../../webhook/index.ts';
+import { API_SA, createSandboxAs, kubeRequest, useNamespace, useWebhook } from '../support/index.ts';
 
 const ns = useNamespace('whcred');
-const API_SA = 'system:serviceaccount:svc-system:svc-api';
 const suffix = Math.random().toString(16).slice(2, 8);
 /** In the webhook's selector but not enabled for sandboxes. */
 const plain = `whcred-plain-${suffix}`;
@@ -35,10 +27,16 @@ const plain = `whcred-plain-${suffix}`;
 const service = `whcred-svc-${suffix}`;
 /** Enabled, with a policy that allows no template the tests use. */
 const governed = `whcred-gov-${suffix}`;
-let dir = '';
-let webhook: { port: number; close(): Promise<void> } | undefined;
-const configName = () => `svc-test-${ns.name}`;
-const selector = () => ({ 'svc.io/webhook-credentials-test': ns.name });
+const webhook = useWebhook(ns, 'credentials', (policies) =>
+  sandboxAdmission({
+    governance: new Governance(ns.kc, policies, new QuotaLedger(ns.kc)),
+    namespaces: new NamespaceGate(ns.kc, service),
+    reviewer: new SecretAccessReviewer(ns.kc),
+    snapshots: new SnapshotOwners(ns.kc),
+    apiServiceAccount: API_SA,
+  }),
+);
+const selector = () => webhook.labels;
 const ALICE_VALUE = 'alice-secret-value-5b1e';
 
 async function bindRole(
@@ -60,9 +58,6 @@ async function bindRole(
 }
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-webhook-cred-'));
-  const ca = await createCertificateAuthority(dir);
-  const cert = await ca.issue('webhook', ['127.0.0.1']);
   await ns.core.patchNamespace(
     { name: ns.name, body: { metadata: { labels: selector() } } },
     setHeaderOptions('Content-Type', PatchStrategy.MergePatch),
@@ -96,41 +91,12 @@ beforeAll(async () => {
       body: { metadata: { name }, stringData: { key: ALICE_VALUE } },
     });
   }
-  const store = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
-  await store.put({ allowedTemplates: ['other'] }, governed);
-  webhook = await startWebhook({
-    tls: { cert: cert.certPem, key: cert.keyPem },
-    listen: { host: '127.0.0.1', port: 0 },
-    logger: pino({ level: 'silent' }),
-    apiServiceAccount: API_SA,
-    ...sandboxAdmission({
-      governance: new Governance(ns.kc, store, new QuotaLedger(ns.kc)),
-      namespaces: new NamespaceGate(ns.kc, service),
-      reviewer: new SecretAccessReviewer(ns.kc),
-      snapshots: new SnapshotOwners(ns.kc),
-      apiServiceAccount: API_SA,
-    }),
-  });
-  const { mutating, validating } = webhookConfigurations({
-    name: configName(),
-    failurePolicy: 'Fail',
-    caBundle: ca.pem,
-    target: { url: `https://127.0.0.1:${webhook.port}` },
-    namespaceSelector: { matchLabels: selector() },
-  });
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.createMutatingWebhookConfiguration({ body: mutating });
-  await admission.createValidatingWebhookConfiguration({ body: validating });
+  await webhook.policies.put({ allowedTemplates: ['other'] }, governed);
 }, 60_000);
 
 afterAll(async () => {
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.deleteMutatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await admission.deleteValidatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await webhook?.close();
   for (const name of [plain, service, governed])
     await ns.core.deleteNamespace({ name }).catch(() => undefined);
-  if (dir) await rm(dir, { recursive: true, force: true });
 }, 30_000);
 
 const env = (secretName: string) => ({ credentials: { env: [{ name: 'X', secretName, key: 'key' }] } });

@@ -1,57 +1,22 @@
 import { request as httpsRequest } from 'node:https';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AdmissionregistrationV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Policy } from '../../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger } from '../../kube/index.ts';
-import { PATHS, governanceAdmission, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
-import { createCertificateAuthority, type CertificateAuthority } from '../controlplane/index.ts';
-import { createSandboxAs, kubeRequest, useNamespace } from '../support/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Policy } from '../../core/index.ts';
+import { Governance, QuotaLedger } from '../../kube/index.ts';
+import { PATHS, governanceAdmission } from '../../webhook/index.ts';
+import { createSandboxAs, kubeRequest, useNamespace, useWebhook } from '../support/index.ts';
 
 // The webhook as `svc webhook` runs it (governance on), registered with the real apiserver.
 // Each case gets a namespace of its own: quota reservations outlive a deleted Sandbox for a
 // minute, so cases sharing a namespace would count each other.
 const ns = useNamespace('whgov');
-const made: string[] = [];
-let dir: string;
-let ca: CertificateAuthority;
-let store: PolicyStore<Policy>;
-let webhook: { port: number; close(): Promise<void> } | undefined;
-const configName = () => `svc-test-${ns.name}`;
-// One label value for all of this file's namespaces, so the configuration reaches no other file's.
-const selector = () => ({ 'svc.io/webhook-governance-test': ns.name });
+// The test namespace plays the service namespace: its `svc-governance` holds the policies.
+const webhook = useWebhook(ns, 'governance', (policies) => ({
+  admitCreate: governanceAdmission(new Governance(ns.kc, policies, new QuotaLedger(ns.kc))),
+}));
 
 /** A namespace for one case, inside the webhook's selector, where alice and bob may write Sandboxes. */
-async function namespace(suffix: string, policy: Policy): Promise<string> {
-  const name = `${ns.name}-${suffix}`;
-  await ns.core.createNamespace({ body: { metadata: { name, labels: selector() } } });
-  made.push(name);
-  const rbac = ns.kc.makeApiClient(RbacAuthorizationV1Api);
-  await rbac.createNamespacedRole({
-    namespace: name,
-    body: {
-      metadata: { name: 'writer' },
-      rules: [{ apiGroups: ['svc.io'], resources: ['sandboxes'], verbs: ['create', 'get', 'list', 'patch'] }],
-    },
-  });
-  await rbac.createNamespacedRoleBinding({
-    namespace: name,
-    body: {
-      metadata: { name: 'writer' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'writer' },
-      subjects: ['alice', 'bob'].map((user) => ({
-        kind: 'User',
-        apiGroup: 'rbac.authorization.k8s.io',
-        name: user,
-      })),
-    },
-  });
-  await store.put(policy, name);
-  return name;
-}
+const namespace = (suffix: string, policy: Policy) =>
+  webhook.namespace(suffix, policy, { writers: ['alice', 'bob'], verbs: ['create', 'get', 'list', 'patch'] });
 
 /** A direct CR create as `user`, the way `kubectl apply` by that user would do it. */
 const createAs = (user: string, namespace: string, name: string, spec: object = {}) =>
@@ -63,40 +28,6 @@ interface Status {
   reason: string;
   message: string;
 }
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-webhook-gov-'));
-  ca = await createCertificateAuthority(dir);
-  const cert = await ca.issue('webhook', ['127.0.0.1']);
-  // The test namespace plays the service namespace: its `svc-governance` holds the policies.
-  store = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
-  webhook = await startWebhook({
-    tls: { cert: cert.certPem, key: cert.keyPem },
-    listen: { host: '127.0.0.1', port: 0 },
-    logger: pino({ level: 'silent' }),
-    apiServiceAccount: 'system:serviceaccount:svc-system:svc-api',
-    admitCreate: governanceAdmission(new Governance(ns.kc, store, new QuotaLedger(ns.kc))),
-  });
-  const { mutating, validating } = webhookConfigurations({
-    name: configName(),
-    failurePolicy: 'Fail',
-    caBundle: ca.pem,
-    target: { url: `https://127.0.0.1:${webhook.port}` },
-    namespaceSelector: { matchLabels: selector() },
-  });
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.createMutatingWebhookConfiguration({ body: mutating });
-  await admission.createValidatingWebhookConfiguration({ body: validating });
-});
-
-afterAll(async () => {
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.deleteMutatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await admission.deleteValidatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await webhook?.close();
-  for (const name of made) await ns.core.deleteNamespace({ name }).catch(() => undefined);
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('governance on direct CR writes, through the real apiserver', () => {
   /** The apiserver's Status for a webhook denial: 403 Forbidden, with the webhook's message. */
@@ -237,7 +168,7 @@ describe('governance on direct CR writes, through the real apiserver', () => {
 function postReview(path: string, body: object): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const req = httpsRequest(
-      { host: '127.0.0.1', port: webhook!.port, path, method: 'POST', ca: ca.pem },
+      { host: '127.0.0.1', port: webhook.port, path, method: 'POST', ca: webhook.ca.pem },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

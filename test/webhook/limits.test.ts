@@ -1,14 +1,8 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AdmissionregistrationV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Policy } from '../../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger } from '../../kube/index.ts';
-import { governanceAdmission, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
-import { createCertificateAuthority } from '../controlplane/index.ts';
-import { kubeRequest, useClusterTemplate, useNamespace } from '../support/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Policy } from '../../core/index.ts';
+import { Governance, QuotaLedger } from '../../kube/index.ts';
+import { governanceAdmission } from '../../webhook/index.ts';
+import { kubeRequest, useClusterTemplate, useNamespace, useWebhook } from '../support/index.ts';
 
 // Governance of kubectl-written Sandboxes (issue 32): a server-side dry run reserves no
 // quota, templates are told apart by kind, registries match at a `/`, and the limits judged
@@ -16,36 +10,11 @@ import { kubeRequest, useClusterTemplate, useNamespace } from '../support/index.
 // apiserver; each case has a namespace of its own.
 const ns = useNamespace('whlim');
 const template = useClusterTemplate('whlim', ns, { resources: { limits: { cpu: '2', memory: '4Gi' } } });
-const made: string[] = [];
-let dir: string;
-let store: PolicyStore<Policy>;
-let webhook: { port: number; close(): Promise<void> } | undefined;
-const configName = () => `svc-test-${ns.name}`;
-const selector = () => ({ 'svc.io/webhook-limits-test': ns.name });
-
-async function namespace(suffix: string, policy: Policy): Promise<string> {
-  const name = `${ns.name}-${suffix}`;
-  await ns.core.createNamespace({ body: { metadata: { name, labels: selector() } } });
-  made.push(name);
-  const rbac = ns.kc.makeApiClient(RbacAuthorizationV1Api);
-  await rbac.createNamespacedRole({
-    namespace: name,
-    body: {
-      metadata: { name: 'writer' },
-      rules: [{ apiGroups: ['svc.io'], resources: ['sandboxes'], verbs: ['create', 'get', 'list'] }],
-    },
-  });
-  await rbac.createNamespacedRoleBinding({
-    namespace: name,
-    body: {
-      metadata: { name: 'writer' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'writer' },
-      subjects: [{ kind: 'User', apiGroup: 'rbac.authorization.k8s.io', name: 'alice' }],
-    },
-  });
-  await store.put(policy, name);
-  return name;
-}
+const webhook = useWebhook(ns, 'limits', (policies) => ({
+  admitCreate: governanceAdmission(new Governance(ns.kc, policies, new QuotaLedger(ns.kc))),
+}));
+const namespace = (suffix: string, policy: Policy) =>
+  webhook.namespace(suffix, policy, { writers: ['alice'], verbs: ['create', 'get', 'list'] });
 
 /** alice's `kubectl create` of a Sandbox; `query` such as `?dryRun=All` for a server-side dry run. */
 const createAs = (namespace: string, name: string, spec: object, query = '') =>
@@ -63,39 +32,6 @@ const createAs = (namespace: string, name: string, spec: object, query = '') =>
 
 const denial = (code: string, detail: string) =>
   `admission webhook "validate.sandboxes.svc.io" denied the request: policy_violation: ${code}: ${detail}`;
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-webhook-lim-'));
-  const ca = await createCertificateAuthority(dir);
-  const cert = await ca.issue('webhook', ['127.0.0.1']);
-  store = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
-  webhook = await startWebhook({
-    tls: { cert: cert.certPem, key: cert.keyPem },
-    listen: { host: '127.0.0.1', port: 0 },
-    logger: pino({ level: 'silent' }),
-    apiServiceAccount: 'system:serviceaccount:svc-system:svc-api',
-    admitCreate: governanceAdmission(new Governance(ns.kc, store, new QuotaLedger(ns.kc))),
-  });
-  const { mutating, validating } = webhookConfigurations({
-    name: configName(),
-    failurePolicy: 'Fail',
-    caBundle: ca.pem,
-    target: { url: `https://127.0.0.1:${webhook.port}` },
-    namespaceSelector: { matchLabels: selector() },
-  });
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.createMutatingWebhookConfiguration({ body: mutating });
-  await admission.createValidatingWebhookConfiguration({ body: validating });
-});
-
-afterAll(async () => {
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.deleteMutatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await admission.deleteValidatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await webhook?.close();
-  for (const name of made) await ns.core.deleteNamespace({ name }).catch(() => undefined);
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('governance of kubectl Sandboxes', () => {
   it('a server-side dry run reserves nothing: the real create that follows has the slot', async () => {

@@ -2,66 +2,45 @@
 // apiserver, with the webhook wired as `svc webhook` wires it: an update that changes what
 // the sandbox runs is judged like a create; `spec.cloneFromSnapshot` names only the
 // writer's own snapshots; `spec.env` never sets sandboxd's own variables.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AdmissionregistrationV1Api, RbacAuthorizationV1Api } from '@kubernetes/client-node';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Policy, SandboxNamespaces, snapshotMarks } from '../../core/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Policy } from '../../core/index.ts';
+import { SandboxNamespaces, snapshotMarks } from '../../core/index.ts';
 import {
   Governance,
   NamespaceGate,
-  PolicyStore,
   QuotaLedger,
   SecretAccessReviewer,
   SnapshotOwners,
 } from '../../kube/index.ts';
-import { sandboxAdmission, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
-import { createCertificateAuthority } from '../controlplane/index.ts';
-import { createSandboxAs, kubeRequest, useNamespace, type RawResponse } from '../support/index.ts';
+import { sandboxAdmission } from '../../webhook/index.ts';
+import {
+  API_SA,
+  createSandboxAs,
+  kubeRequest,
+  useNamespace,
+  useWebhook,
+  type RawResponse,
+} from '../support/index.ts';
 
 const ns = useNamespace('whupd');
-const API_SA = 'system:serviceaccount:svc-system:svc-api';
-const made: string[] = [];
-let dir = '';
-let store: PolicyStore<Policy>;
-let webhook: { port: number; close(): Promise<void> } | undefined;
-const configName = () => `svc-test-${ns.name}`;
-const selector = () => ({ 'svc.io/webhook-updates-test': ns.name });
+// The test namespace plays the service namespace: its `svc-governance` holds the policies.
+const webhook = useWebhook(ns, 'updates', (policies) =>
+  sandboxAdmission({
+    governance: new Governance(ns.kc, policies, new QuotaLedger(ns.kc)),
+    namespaces: new NamespaceGate(ns.kc, ns.name),
+    reviewer: new SecretAccessReviewer(ns.kc),
+    snapshots: new SnapshotOwners(ns.kc),
+    apiServiceAccount: API_SA,
+  }),
+);
 
 /** A namespace for one case, enabled and in the webhook's selector, where alice and bob write Sandboxes. */
-async function namespace(suffix: string, policy: Policy): Promise<string> {
-  const name = `${ns.name}-${suffix}`;
-  await ns.core.createNamespace({
-    body: {
-      metadata: { name, labels: { ...selector(), [SandboxNamespaces.label]: SandboxNamespaces.enabled } },
-    },
+const namespace = (suffix: string, policy: Policy) =>
+  webhook.namespace(suffix, policy, {
+    labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled },
+    writers: ['alice', 'bob', API_SA],
+    verbs: ['create', 'get', 'patch'],
   });
-  made.push(name);
-  const rbac = ns.kc.makeApiClient(RbacAuthorizationV1Api);
-  await rbac.createNamespacedRole({
-    namespace: name,
-    body: {
-      metadata: { name: 'writer' },
-      rules: [{ apiGroups: ['svc.io'], resources: ['sandboxes'], verbs: ['create', 'get', 'patch'] }],
-    },
-  });
-  await rbac.createNamespacedRoleBinding({
-    namespace: name,
-    body: {
-      metadata: { name: 'writer' },
-      roleRef: { apiGroup: 'rbac.authorization.k8s.io', kind: 'Role', name: 'writer' },
-      subjects: ['alice', 'bob', API_SA].map((user) => ({
-        kind: 'User',
-        apiGroup: 'rbac.authorization.k8s.io',
-        name: user,
-      })),
-    },
-  });
-  await store.put(policy, name);
-  return name;
-}
 
 /** `kubectl patch --type merge` as `user`. */
 const patchAs = (user: string, namespace: string, name: string, spec: object) =>
@@ -80,46 +59,6 @@ function expectDenied(res: RawResponse, message: string) {
     `admission webhook "validate.sandboxes.svc.io" denied the request: ${message}`,
   );
 }
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-webhook-upd-'));
-  const ca = await createCertificateAuthority(dir);
-  const cert = await ca.issue('webhook', ['127.0.0.1']);
-  // The test namespace plays the service namespace: its `svc-governance` holds the policies.
-  store = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
-  webhook = await startWebhook({
-    tls: { cert: cert.certPem, key: cert.keyPem },
-    listen: { host: '127.0.0.1', port: 0 },
-    logger: pino({ level: 'silent' }),
-    apiServiceAccount: API_SA,
-    ...sandboxAdmission({
-      governance: new Governance(ns.kc, store, new QuotaLedger(ns.kc)),
-      namespaces: new NamespaceGate(ns.kc, ns.name),
-      reviewer: new SecretAccessReviewer(ns.kc),
-      snapshots: new SnapshotOwners(ns.kc),
-      apiServiceAccount: API_SA,
-    }),
-  });
-  const { mutating, validating } = webhookConfigurations({
-    name: configName(),
-    failurePolicy: 'Fail',
-    caBundle: ca.pem,
-    target: { url: `https://127.0.0.1:${webhook.port}` },
-    namespaceSelector: { matchLabels: selector() },
-  });
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.createMutatingWebhookConfiguration({ body: mutating });
-  await admission.createValidatingWebhookConfiguration({ body: validating });
-});
-
-afterAll(async () => {
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.deleteMutatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await admission.deleteValidatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await webhook?.close();
-  for (const name of made) await ns.core.deleteNamespace({ name }).catch(() => undefined);
-  await rm(dir, { recursive: true, force: true });
-});
 
 describe('governance on update', () => {
   it('a patch of spec.image to an unapproved registry is denied; to an approved one admitted', async () => {
@@ -165,7 +104,7 @@ describe('governance on update', () => {
     expect(
       (await createSandboxAs(ns.kc, 'alice', target, 'x', { resources: { limits: { cpu: '4' } } })).status,
     ).toBe(201);
-    await store.put({ maxCpu: '2' }, target);
+    await webhook.policies.put({ maxCpu: '2' }, target);
     expect((await patchAs('alice', target, 'x', { stopped: true })).status).toBe(200);
     expect((await patchAs('alice', target, 'x', { ports: [{ port: 8080 }] })).status).toBe(200);
     expectDenied(

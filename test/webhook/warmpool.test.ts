@@ -1,33 +1,18 @@
 // Governance of SandboxWarmPools at admission: a pool whose template or image the
 // namespace's policy refuses is refused with the violation codes, create and update alike;
 // quotas do not apply to pools (members count against none until claimed).
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { AdmissionregistrationV1Api } from '@kubernetes/client-node';
-import { pino } from 'pino';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { GROUP, Policy, VERSION } from '../../core/index.ts';
-import { Governance, PolicyStore, QuotaLedger } from '../../kube/index.ts';
-import { startWebhook, warmPoolAdmission, webhookConfigurations } from '../../webhook/index.ts';
-import { createCertificateAuthority } from '../controlplane/index.ts';
-import { kubeRequest, useNamespace } from '../support/index.ts';
+import { describe, expect, it } from 'vitest';
+import type { Policy } from '../../core/index.ts';
+import { GROUP, VERSION } from '../../core/index.ts';
+import { Governance, QuotaLedger } from '../../kube/index.ts';
+import { warmPoolAdmission } from '../../webhook/index.ts';
+import { kubeRequest, useNamespace, useWebhook } from '../support/index.ts';
 
 const ns = useNamespace('whwp');
-const made: string[] = [];
-let dir: string;
-let store: PolicyStore<Policy>;
-let webhook: { port: number; close(): Promise<void> } | undefined;
-const configName = () => `svc-test-${ns.name}`;
-const selector = () => ({ 'svc.io/webhook-warmpool-test': ns.name });
-
-async function namespace(suffix: string, policy: Policy): Promise<string> {
-  const name = `${ns.name}-${suffix}`;
-  await ns.core.createNamespace({ body: { metadata: { name, labels: selector() } } });
-  made.push(name);
-  await store.put(policy, name);
-  return name;
-}
+const webhook = useWebhook(ns, 'warmpool', (policies) => ({
+  admitWarmPool: warmPoolAdmission(ns.kc, new Governance(ns.kc, policies, new QuotaLedger(ns.kc))),
+}));
+const namespace = (suffix: string, policy: Policy) => webhook.namespace(suffix, policy);
 
 const pool = (namespace: string, name: string, spec: object, method = 'POST') =>
   kubeRequest(ns.kc, {
@@ -39,37 +24,6 @@ const pool = (namespace: string, name: string, spec: object, method = 'POST') =>
         ? { spec }
         : { apiVersion: `${GROUP}/${VERSION}`, kind: 'SandboxWarmPool', metadata: { name }, spec },
   });
-
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'svc-webhook-wp-'));
-  const ca = await createCertificateAuthority(dir);
-  const cert = await ca.issue('webhook', ['127.0.0.1']);
-  store = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
-  webhook = await startWebhook({
-    tls: { cert: cert.certPem, key: cert.keyPem },
-    listen: { host: '127.0.0.1', port: 0 },
-    logger: pino({ level: 'silent' }),
-    admitWarmPool: warmPoolAdmission(ns.kc, new Governance(ns.kc, store, new QuotaLedger(ns.kc))),
-  });
-  const { validating } = webhookConfigurations({
-    name: configName(),
-    failurePolicy: 'Fail',
-    caBundle: ca.pem,
-    target: { url: `https://127.0.0.1:${webhook.port}` },
-    namespaceSelector: { matchLabels: selector() },
-  });
-  await ns.kc
-    .makeApiClient(AdmissionregistrationV1Api)
-    .createValidatingWebhookConfiguration({ body: validating });
-});
-
-afterAll(async () => {
-  const admission = ns.kc.makeApiClient(AdmissionregistrationV1Api);
-  await admission.deleteValidatingWebhookConfiguration({ name: configName() }).catch(() => undefined);
-  await webhook?.close();
-  for (const name of made) await ns.core.deleteNamespace({ name }).catch(() => undefined);
-  await rm(dir, { recursive: true, force: true });
-});
 
 function expectDenied(res: { status: number; json<T>(): T }, detail: string) {
   expect(res.status).toBe(403);
