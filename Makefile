@@ -34,6 +34,18 @@ system-deps:
 kube:
 	@bash hack/kube/build.sh >/dev/null
 
+# A real cluster on this machine (hack/cluster, issue 37, in progress): NODES nodes (default 2),
+# each a containerd and kubelet in network namespaces of the run's own; prints the run's state
+# folder ($$STATE/kubectl reaches it). `make cluster-down` removes the last one made from here.
+.PHONY: cluster cluster-down
+cluster: kube
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/build.sh >/dev/null
+	@NODES=$${NODES:-2} bash hack/cluster/up.sh
+
+cluster-down:
+	@bash hack/cluster/down.sh
+
 # helm, built from the Go module proxy like hack/kube (cached by version); the deploy tests
 # render the chart with it.
 helm:
