@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { podFailure, podStage, sandboxVerdict, type PodView, type Stage } from './verdict.ts';
+import {
+  evictionResumed,
+  podEviction,
+  podFailure,
+  podStage,
+  sandboxVerdict,
+  type PodView,
+  type Stage,
+} from './verdict.ts';
 
 const volume = { maxRestarts: 5, volumeBound: true, volumeMessage: 'claim ws-s is bound' };
 
@@ -90,6 +98,33 @@ describe('podStage', () => {
       kind: 'Waiting',
       message: 'waiting for the sandbox Pod to become ready',
     });
+  });
+});
+
+const DISK = 'The node was low on resource: ephemeral-storage. Threshold quantity: 1Gi, available: 512Mi. ';
+const evicted = (message?: string): PodView => ({
+  metadata: { creationTimestamp: '2026-01-01T10:00:00Z' },
+  status: { phase: 'Failed', reason: 'Evicted', ...(message === undefined ? {} : { message }) },
+});
+
+describe('eviction', () => {
+  test("an evicted Pod's stage is Evicted with the kubelet's message, before any other failure", () => {
+    expect(podEviction(evicted(DISK))).toBe(DISK.trim());
+    expect(podStage(evicted(DISK), volume)).toEqual({ kind: 'Evicted', message: DISK.trim() });
+    // Without a message the reason still says what happened.
+    expect(podStage(evicted(), volume)).toEqual({ kind: 'Evicted', message: 'the kubelet evicted the Pod' });
+  });
+
+  test('a Pod failed for another reason is no eviction', () => {
+    expect(podEviction(pod({ phase: 'Failed', reason: 'DeadlineExceeded' }))).toBeUndefined();
+    expect(podEviction(running())).toBeUndefined();
+  });
+
+  test('a resume requested after the evicted Pod was made brings a new Pod; an older one does not', () => {
+    expect(evictionResumed(evicted(DISK), '2026-01-01T10:05:00.000Z')).toBe(true);
+    expect(evictionResumed(evicted(DISK), '2026-01-01T09:59:00.000Z')).toBe(false);
+    expect(evictionResumed(evicted(DISK), undefined)).toBe(false);
+    expect(evictionResumed(running(), '2026-01-01T10:05:00.000Z')).toBe(false);
   });
 });
 
@@ -201,6 +236,28 @@ describe('sandboxVerdict', () => {
         phase: 'Error',
         message: 'the sandbox Pod failed: Evicted',
         conditions: [{ type: 'Ready', ok: false, reason: 'PodFailing' }],
+      },
+    ],
+    [
+      "evicted: Error, Ready False Evicted with the kubelet's message, and an Evicted event",
+      {
+        kind: 'Evicted',
+        message: 'Pod ephemeral local storage usage exceeds the total limit of containers 10Gi.',
+      },
+      'Running',
+      {
+        phase: 'Error',
+        message:
+          'the kubelet evicted the sandbox Pod: Pod ephemeral local storage usage exceeds the total limit of containers 10Gi.; resume the sandbox to start it again',
+        conditions: [
+          {
+            type: 'Ready',
+            ok: false,
+            reason: 'Evicted',
+            message: 'Pod ephemeral local storage usage exceeds the total limit of containers 10Gi.',
+          },
+        ],
+        event: { reason: 'Evicted' },
       },
     ],
     [

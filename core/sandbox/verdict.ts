@@ -23,6 +23,8 @@ export type Stage =
   | { kind: 'Stopping'; podGone: boolean; stoppedMessage?: string; expired: boolean }
   | { kind: 'Waiting'; message: string }
   | { kind: 'PodFailing'; message: string }
+  /** The kubelet evicted the Pod (disk, memory, …): `message` is the kubelet's own. */
+  | { kind: 'Evicted'; message: string }
   /** An object of a name the sandbox needs exists and is not its own (never adopted). */
   | { kind: 'NameConflict'; message: string }
   | { kind: 'Running' };
@@ -31,6 +33,8 @@ export interface Verdict {
   phase: SandboxPhase;
   message: string;
   conditions: StepCondition[];
+  /** The Event's reason when the phase changes, where `Sandbox<phase>` would say less. */
+  event?: { reason: string };
 }
 
 const STOPPED: StepCondition = {
@@ -96,6 +100,14 @@ export function sandboxVerdict(stage: Stage, previous: SandboxPhase | undefined)
         message: stage.message,
         conditions: [{ type: 'Ready', ok: false, reason: 'PodFailing', message: stage.message }],
       };
+    case 'Evicted':
+      // Not recreated on its own: the same full workspace would be evicted again at once.
+      return {
+        phase: 'Error',
+        message: `the kubelet evicted the sandbox Pod: ${stage.message}; resume the sandbox to start it again`,
+        conditions: [{ type: 'Ready', ok: false, reason: 'Evicted', message: stage.message }],
+        event: { reason: 'Evicted' },
+      };
     case 'Running':
       return {
         phase: 'Running',
@@ -107,7 +119,7 @@ export function sandboxVerdict(stage: Stage, previous: SandboxPhase | undefined)
 
 /** The parts of a Pod (client-node's V1Pod fits) that say how it is doing. */
 export interface PodView {
-  metadata?: { deletionTimestamp?: unknown };
+  metadata?: { deletionTimestamp?: unknown; creationTimestamp?: Date | string };
   status?: {
     phase?: string;
     reason?: string;
@@ -123,6 +135,24 @@ export interface ContainerView {
   restartCount: number;
   state?: { running?: object; terminated?: object; waiting?: object };
   lastState?: { terminated?: { exitCode: number; reason?: string } };
+}
+
+/** The kubelet's message when it evicted the Pod (phase Failed, reason Evicted), else undefined. */
+export function podEviction(pod: PodView): string | undefined {
+  if (pod.status?.phase !== 'Failed' || pod.status.reason !== 'Evicted') return undefined;
+  return pod.status.message?.trim() || 'the kubelet evicted the Pod';
+}
+
+/**
+ * Whether a resume was asked for (`resumeAt`, the resume annotation's time) after this
+ * evicted Pod was made: then the operator replaces the Pod. A resume from before it (say,
+ * one kept in Git) is not a new one.
+ */
+export function evictionResumed(pod: PodView, resumeAt: string | undefined): boolean {
+  if (podEviction(pod) === undefined) return false;
+  const created = pod.metadata?.creationTimestamp;
+  const createdMs = created === undefined ? 0 : new Date(created).getTime();
+  return (Date.parse(resumeAt ?? '') || 0) > createdMs;
 }
 
 /** Why a Pod "keeps failing", or undefined while it is healthy enough. */
@@ -161,6 +191,8 @@ export function podStage(
   if (!pod || pod.metadata?.deletionTimestamp)
     return { kind: 'Waiting', message: 'creating the sandbox Pod' };
   if (!o.volumeBound) return { kind: 'Waiting', message: o.volumeMessage };
+  const evicted = podEviction(pod);
+  if (evicted !== undefined) return { kind: 'Evicted', message: evicted };
   const failing = podFailure(pod, o.maxRestarts);
   if (failing) return { kind: 'PodFailing', message: failing };
   if (podReady(pod) || o.sandboxdUp) return { kind: 'Running' };

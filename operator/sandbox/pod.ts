@@ -1,13 +1,17 @@
-import { podReady, podStage } from '../../core/index.ts';
+import { Annotations, evictionResumed, podReady, podStage } from '../../core/index.ts';
 import { sandboxPod } from '../manifests/index.ts';
 import { templateOf, type Pass, type StepResult } from './context.ts';
-import { Pod, ensure } from './owned.ts';
+import { Pod, ensure, remove } from './owned.ts';
 
 /**
  * The sandbox Pod: created when missing (not while a clone's snapshot is still coming),
  * then how it is doing: waiting, failing (Error), or Running. Running needs no kubelet
  * probe period: once sandboxd's container runs, the operator asks sandboxd itself
  * (`SandboxdReadiness`), and a sandbox whose sandboxd answers is Running at once.
+ *
+ * A Pod the kubelet evicted stays (the sandbox reads Error, Ready False `Evicted`, with the
+ * kubelet's message) until a resume asked for after it was made: then it goes, and the next
+ * pass makes a new one. Not on its own: the same full workspace would be evicted again.
  *
  * The workspace claim (volume step) and this Pod are what a sandbox costs to start; a step
  * that hands a sandbox an already started Pod and claim goes just before the volume step.
@@ -16,6 +20,13 @@ export async function ensurePod(pass: Pass): Promise<StepResult> {
   const volume = pass.volume!;
   if (volume.waitMs) return { stage: { kind: 'Waiting', message: volume.message } };
   const pod = pass.pod;
+  if (pod && !pod.metadata?.deletionTimestamp) {
+    const resumeAt = pass.sandbox.metadata.annotations?.[Annotations.resumeRequestedAt];
+    if (evictionResumed(pod, resumeAt)) {
+      await remove(pass, Pod, pod.metadata!.name!);
+      return { stage: { kind: 'Waiting', message: 'resumed: replacing the evicted sandbox Pod' } };
+    }
+  }
   if (!pod) {
     try {
       await ensure(pass, Pod, sandboxPod(pass.sandbox, templateOf(pass), pass.d.settings));

@@ -57,7 +57,9 @@ export async function writeStatus(
   const type = verdict.phase === 'Error' ? 'Warning' : 'Normal';
   const [stored] = await Promise.all([
     pass.d.patcher.patchStatus(sandbox, patch),
-    changed ? pass.d.event(pass, type, `Sandbox${verdict.phase}`, verdict.message) : undefined,
+    changed
+      ? pass.d.event(pass, type, verdict.event?.reason ?? `Sandbox${verdict.phase}`, verdict.message)
+      : undefined,
   ]);
   pass.d.written.set(pass.key, {
     json,
