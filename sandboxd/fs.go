@@ -149,7 +149,7 @@ type listEntry struct {
 	Size       int64  `json:"size"`
 	IsDir      bool   `json:"isDir"`
 	Type       string `json:"type"`
-	Mode       uint32 `json:"mode"`
+	Mode       string `json:"mode"`
 	ModifiedAt int64  `json:"modifiedAt"`
 }
 
@@ -192,9 +192,52 @@ func entryOf(path string, info os.FileInfo) listEntry {
 		Size:       info.Size(),
 		IsDir:      info.IsDir(),
 		Type:       kind,
-		Mode:       unixPerm(info.Mode()),
+		Mode:       lsMode(info.Mode()),
 		ModifiedAt: info.ModTime().Unix(),
 	}
+}
+
+// lsMode writes a FileMode as `ls -l` does (`-rw-r--r--`, `drwxrwxrwt`, `-rwsr-xr-x`):
+// the form the spec's origin's clients parse. fs.FileMode.String is not it: it prefixes
+// flags (`urwxr-xr-x`, `dtrwxrwxrwx`, `Lrwxrwxrwx`) instead of folding them into the bits.
+func lsMode(m os.FileMode) string {
+	b := []byte("-rwxrwxrwx")
+	switch {
+	case m&fs.ModeDir != 0:
+		b[0] = 'd'
+	case m&fs.ModeSymlink != 0:
+		b[0] = 'l'
+	case m&fs.ModeNamedPipe != 0:
+		b[0] = 'p'
+	case m&fs.ModeSocket != 0:
+		b[0] = 's'
+	case m&fs.ModeCharDevice != 0:
+		b[0] = 'c'
+	case m&fs.ModeDevice != 0:
+		b[0] = 'b'
+	case m&fs.ModeIrregular != 0:
+		b[0] = '?'
+	}
+	for i := 0; i < 9; i++ {
+		if m&(1<<uint(8-i)) == 0 {
+			b[i+1] = '-'
+		}
+	}
+	// setuid, setgid and sticky take the execute slot: lower case when it is also executable.
+	special := func(set bool, at int, c byte) {
+		if !set {
+			return
+		}
+		if b[at] == 'x' {
+			b[at] = c
+		} else {
+			b[at] = c - 'a' + 'A'
+		}
+	}
+	special(m&fs.ModeSetuid != 0, 3, 's')
+	special(m&fs.ModeSetgid != 0, 6, 's')
+	special(m&fs.ModeSticky != 0, 9, 't')
+	return string(b)
 }
 
 // unixPerm is the numeric permission bits (with setuid, setgid, sticky) of a FileMode.

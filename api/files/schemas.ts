@@ -14,7 +14,13 @@ export const FileEntry = z
     size: z.int(),
     isDir: z.boolean(),
     type: z.enum(['file', 'dir', 'symlink']),
-    mode: z.int().meta({ description: 'Permission bits, such as 420 (0644)' }),
+    mode: z
+      .string()
+      .regex(/^[-dlpscb?]([-r][-w][-xsS]){2}[-r][-w][-xtT]$/)
+      .meta({
+        description:
+          'Type and permission bits as `ls -l` writes them: `-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`; setuid, setgid and sticky as `s`/`S` and `t`/`T` in the execute slots',
+      }),
     modifiedAt: z.int().meta({ description: 'Seconds since the epoch' }),
   })
   .meta({ id: 'FileEntry' });

@@ -132,7 +132,7 @@ describe('files', () => {
         size: 10,
         isDir: false,
         type: 'file',
-        mode: 0o755,
+        mode: '-rwxr-xr-x',
         modifiedAt: expect.any(Number) as number,
       },
     ]);
@@ -197,6 +197,33 @@ describe('files', () => {
       key: api.keys.alice,
     });
     expect(delMissing.status).toBe(404);
+  });
+
+  test("a listing's modes are `ls -l`'s strings: setuid file, folder, link, sticky folder", async () => {
+    await shIn(
+      sandboxd,
+      'mkdir -p /workspace/modes/dir /workspace/modes/tmp && cd /workspace/modes && ' +
+        ': > suid && chmod 4755 suid && : > plain && chmod 0640 plain && chmod 0755 dir && ' +
+        'chmod 1777 tmp && ln -s plain link',
+    );
+    const list = await api.call('GET', '/sandboxes/code/files/?path=/workspace/modes', {
+      key: api.keys.alice,
+    });
+    expect(list.status).toBe(200);
+    const { entries } = (await list.json()) as { entries: { name: string; type: string; mode: string }[] };
+    expect(entries.map((e) => [e.name, e.type, e.mode])).toEqual([
+      ['dir', 'dir', 'drwxr-xr-x'],
+      ['link', 'symlink', 'lrwxrwxrwx'],
+      ['plain', 'file', '-rw-r-----'],
+      ['suid', 'file', '-rwsr-xr-x'],
+      ['tmp', 'dir', 'drwxrwxrwt'],
+    ]);
+    // The same strings as the sandbox's own `ls -l` (coreutils' stat %A is its mode column).
+    const ls = await shIn(
+      sandboxd,
+      'cd /workspace/modes && for f in dir link plain suid tmp; do stat -c %A "$f"; done',
+    );
+    expect(ls.trim().split('\n')).toEqual(entries.map((e) => e.mode));
   });
 
   test('an upload larger than the 1 MiB JSON limit streams (agent mode too)', async () => {
@@ -347,7 +374,7 @@ describe('the TypeScript client', () => {
     const part = await client.readFile('code', '/workspace/ts/a b.bin', { range: 'bytes=10-19' });
     expect([part.status, Buffer.from(await part.arrayBuffer())]).toEqual([206, whole.subarray(10, 20)]);
     const listing = await client.listFiles('code', '/workspace/ts');
-    expect(listing.entries.map((e) => [e.name, e.mode, e.type])).toEqual([['a b.bin', 0o640, 'file']]);
+    expect(listing.entries.map((e) => [e.name, e.mode, e.type])).toEqual([['a b.bin', '-rw-r-----', 'file']]);
     expect(await client.fileOperation('code', '/workspace/ts2', { op: 'mkdir' })).toEqual({
       path: '/workspace/ts2',
     });

@@ -464,6 +464,8 @@ describe('the console in chromium', () => {
         .toBe('true');
       expect(await page.locator('li[data-upload="dropped.bin"] progress').getAttribute('value')).toBe('1');
       await page.locator('tr[data-file="dropped.bin"]').waitFor({ timeout: QUICK });
+      // The mode column as `ls -l` writes it (a PUT without ?mode= makes 0644).
+      expect(await page.locator('tr[data-file="dropped.bin"] code').textContent()).toBe('-rw-r--r--');
       const [download] = await Promise.all([
         page.waitForEvent('download'),
         page.getByRole('button', { name: 'Download dropped.bin' }).click(),

@@ -25,7 +25,7 @@ LISTING = {
             "size": 3,
             "isDir": False,
             "type": "file",
-            "mode": 0o644,
+            "mode": "-rw-r--r--",
             "modifiedAt": 1700000000,
         }
     ],
@@ -70,7 +70,7 @@ def test_sync_files_requests(tmp_path: Path) -> None:
     with rec.sync(namespace="ns") as c:
         listing = c.files.list("box", "/workspace")
         assert listing.entries[0] == svc.FileEntry(
-            "a b.txt", "/workspace/a b.txt", 3, False, "file", 0o644, 1700000000
+            "a b.txt", "/workspace/a b.txt", 3, False, "file", "-rw-r--r--", 1700000000
         )
         assert rec.last.url.path == "/api/v1/sandboxes/box/files"
         assert dict(rec.last.url.params) == {"path": "/workspace", "namespace": "ns"}

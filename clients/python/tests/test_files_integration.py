@@ -45,7 +45,9 @@ def test_sync_files_and_archives(alice: Client, bob: Client, template: str, tmp_
         assert alice.files.read(name, "/workspace/app/x.py") == b"0123456789"
         assert alice.files.read(name, "/workspace/app/x.py", range="bytes=3-5") == b"345"
         entries = alice.files.list(name, "/workspace/app").entries
-        assert [(e.name, e.type, e.size, e.mode) for e in entries] == [("x.py", "file", 10, 0o755)]
+        assert [(e.name, e.type, e.size, e.mode) for e in entries] == [
+            ("x.py", "file", 10, "-rwxr-xr-x")
+        ]
 
         assert alice.files.mkdir(name, "/workspace/data") == "/workspace/data"
         assert alice.files.move(name, "/workspace/app/x.py", "/workspace/data/y.py") == (

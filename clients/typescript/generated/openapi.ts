@@ -864,8 +864,8 @@ export interface components {
             isDir: boolean;
             /** @enum {string} */
             type: "file" | "dir" | "symlink";
-            /** @description Permission bits, such as 420 (0644) */
-            mode: number;
+            /** @description Type and permission bits as `ls -l` writes them: `-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`; setuid, setgid and sticky as `s`/`S` and `t`/`T` in the execute slots */
+            mode: string;
             /** @description Seconds since the epoch */
             modifiedAt: number;
         };

@@ -160,6 +160,7 @@ export function FilesTab({ session, name }: { session: Session; name: string }) 
               <tr>
                 <th scope="col">Name</th>
                 <th scope="col">Size</th>
+                <th scope="col">Mode</th>
                 <th scope="col">Modified</th>
                 <th scope="col">Actions</th>
               </tr>
@@ -177,6 +178,9 @@ export function FilesTab({ session, name }: { session: Session; name: string }) 
                     )}
                   </td>
                   <td>{f.isDir ? '' : f.size}</td>
+                  <td>
+                    <code>{f.mode}</code>
+                  </td>
                   <td>{new Date(f.modifiedAt * 1000).toLocaleString()}</td>
                   <td>
                     <div class="actions">

@@ -40,8 +40,9 @@ class FileEntry:
     is_dir: bool
     type: str
     """``file``, ``dir`` or ``symlink``."""
-    mode: int
-    """Permission bits, such as ``0o644``."""
+    mode: str
+    """Type and permission bits as ``ls -l`` writes them, such as ``-rw-r--r--`` or
+    ``drwxr-xr-x`` (setuid, setgid and sticky as ``s``/``S`` and ``t``/``T``)."""
     modified_at: int
     """Seconds since the epoch."""
 
