@@ -204,6 +204,25 @@ async def test_async_invoke_stream_with_an_endless_line_is_refused() -> None:
                 pass
 
 
+def test_the_clients_option_sets_the_bound_of_its_streams() -> None:
+    log = sse("log", {"stream": "stdout", "data": "x" * 200})
+    transport = httpx.MockTransport(lambda r: sse_response([START, log, EXIT]))
+    with Client(BASE, api_key="k", transport=transport) as client:
+        assert len(client.run("sb", "x").stdout) == 200
+    small = Client(BASE, api_key="k", transport=transport, sse_max_event_size=100)
+    with small, pytest.raises(SSEEventTooLarge, match="larger than 100 characters"):
+        small.run("sb", "x")
+
+
+async def test_the_async_clients_option_sets_the_bound_of_its_streams() -> None:
+    log = sse("log", {"stream": "stdout", "data": "x" * 200})
+    transport = httpx.MockTransport(lambda r: sse_response([START, log, EXIT]))
+    async with AsyncClient(BASE, api_key="k", transport=transport, sse_max_event_size=100) as c:
+        with pytest.raises(SSEEventTooLarge):
+            async for _ in c.invoke("sb", "x"):
+                pass
+
+
 @pytest.fixture
 def silent_server() -> Iterator[str]:
     """A real HTTP server that sends headers and one event, then goes quiet."""
