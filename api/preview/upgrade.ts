@@ -6,6 +6,7 @@ import { routePath } from 'hono/route';
 import { authenticate } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { errorHandler } from '../errors/index.ts';
+import { sameOrigin } from '../origin/index.ts';
 import { NOT_FORWARDED } from './headers.ts';
 import { previewTarget, splitPreviewPath } from './routes.ts';
 import { previewCredentials } from './signin.ts';
@@ -57,23 +58,6 @@ export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Du
         socket.destroy();
       });
   };
-}
-
-/**
- * Whether a browser's page may open this WebSocket: its `Origin` is this host's own (the
- * console's, or a preview page's on this path), or there is none (a program, not a browser).
- * Browsers send any site's page's upgrade with the cookies of this host: without the check,
- * another site could talk to a preview as its signed-in user. `null` (a sandboxed or opaque
- * page) is another origin too.
- */
-export function sameOrigin(req: Pick<IncomingMessage, 'headers'>): boolean {
-  const origin = req.headers.origin;
-  if (origin === undefined) return true;
-  try {
-    return new URL(origin).host === req.headers.host?.toLowerCase();
-  } catch {
-    return false;
-  }
 }
 
 async function refuse(socket: Duplex, res: Response): Promise<void> {

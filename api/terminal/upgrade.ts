@@ -6,6 +6,7 @@ import { authenticate } from '../auth/index.ts';
 import { sandboxdOf, templateOf } from '../agent/checks.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, errorHandler } from '../errors/index.ts';
+import { sameOrigin } from '../origin/index.ts';
 import { ownedSandbox, requestNamespace } from '../sandboxes/index.ts';
 import { namespaceQuery, pathParams } from '../validation/index.ts';
 import { RETRY_AFTER_SECONDS } from '../../core/index.ts';
@@ -97,6 +98,17 @@ export function terminalUpgrade(deps: ApiDeps): {
         Response.json(
           { error: 'bad_request', message: 'the terminal speaks WebSocket only' },
           { status: 400 },
+        ),
+      );
+      return;
+    }
+    // Before the checks: a foreign page's upgrade must not spend the ticket it carries.
+    if (!sameOrigin(req)) {
+      void refuse(
+        socket,
+        Response.json(
+          { error: 'forbidden', message: 'a terminal WebSocket is opened only from its own origin' },
+          { status: 403 },
         ),
       );
       return;

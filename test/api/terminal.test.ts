@@ -52,8 +52,8 @@ class Term {
   /** Collect text only while it is useful; the 10 MiB test counts bytes alone. */
   keepText = true;
 
-  constructor(url: string, headers: Record<string, string> = {}) {
-    this.ws = new WebSocket(url, { headers });
+  constructor(url: string, headers: Record<string, string> = {}, origin?: string) {
+    this.ws = new WebSocket(url, { headers, ...(origin !== undefined ? { origin } : {}) });
     this.ws.on('message', (data: Buffer, binary) => {
       if (!binary) {
         this.exitFrame = JSON.parse(data.toString()) as { type: string; exitCode: number };
@@ -273,6 +273,30 @@ describe('sign-in', () => {
     const ok = new Term(url('term', `&ticket=${encodeURIComponent(t)}`));
     await ok.opened();
     ok.ws.close();
+  }, 30_000);
+
+  test('an upgrade from another origin is 403 before the ticket is spent; from the API’s own origin, or without one, it opens', async () => {
+    const t = await ticket('term');
+    const withTicket = url('term', `&ticket=${encodeURIComponent(t)}`);
+    for (const origin of ['https://evil.example', 'null', `${base}.evil.example`]) {
+      const foreign = await refusal(new Term(withTicket, {}, origin));
+      expect({ origin, status: foreign.status, body: JSON.parse(foreign.body) as unknown }).toEqual({
+        origin,
+        status: 403,
+        body: { error: 'forbidden', message: 'a terminal WebSocket is opened only from its own origin' },
+      });
+    }
+    const keyed = await refusal(new Term(url('term'), asAlice(), 'https://evil.example'));
+    expect(keyed.status).toBe(403);
+    // None of those spent the ticket: from the API's own origin it opens a session.
+    const own = new Term(withTicket, {}, base);
+    await own.opened();
+    own.send('echo "same""-origin"\n');
+    await own.until(/same-origin\r\n/);
+    own.ws.close();
+    const program = new Term(url('term', `&ticket=${encodeURIComponent(await ticket('term'))}`));
+    await program.opened();
+    program.ws.close();
   }, 30_000);
 });
 

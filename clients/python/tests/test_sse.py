@@ -8,8 +8,25 @@ from collections.abc import Iterator
 import httpx
 import pytest
 
-from svc_client import AsyncClient, Client, Exit, Log, Start, StreamInterrupted
-from svc_client._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
+from svc_client import (
+    SSE_MAX_EVENT_SIZE,
+    AsyncClient,
+    Client,
+    Exit,
+    Log,
+    SSEEventTooLarge,
+    Start,
+    StreamInterrupted,
+    SvcError,
+)
+from svc_client._sse import (
+    SSEDecoder,
+    SSEEvent,
+    aiter_sse,
+    aiter_sse_text,
+    iter_sse,
+    iter_sse_text,
+)
 
 from ._support import BASE, sse, sse_response
 
@@ -65,6 +82,64 @@ async def test_async_parser_matches_sync() -> None:
     assert [e async for e in aiter_sse(lines())] == events(text)
 
 
+def test_the_bound_is_the_typescript_clients_and_its_error_is_a_svc_error() -> None:
+    assert SSE_MAX_EVENT_SIZE == 16 * 1024 * 1024
+    assert SSEDecoder().max_event_size == SSE_MAX_EVENT_SIZE
+    assert issubclass(SSEEventTooLarge, SvcError)
+
+
+def test_an_event_of_many_lines_past_the_bound_is_refused() -> None:
+    # 10 lines of "data: xxxx" (10 characters and a line end each): 110 > 100.
+    text = "data: xxxx\n" * 10 + "\n"
+    assert [e.data for e in iter_sse_text([text], max_event_size=110)] == ["\n".join(["xxxx"] * 10)]
+    with pytest.raises(SSEEventTooLarge, match="larger than 100 characters") as info:
+        list(iter_sse_text([text], max_event_size=100))
+    assert info.value.max_event_size == 100
+    with pytest.raises(SSEEventTooLarge):
+        list(iter_sse(text.split("\n"), max_event_size=100))
+
+
+def test_the_bound_is_per_event_and_comments_do_not_count() -> None:
+    one = "data: " + "x" * 50 + "\n\n"
+    chunks = [one] * 100 + [": " + "k" * 500 + "\n\n"]
+    assert len(list(iter_sse_text(chunks, max_event_size=60))) == 100
+
+
+def test_an_endless_line_is_refused_without_being_held_whole() -> None:
+    sent = 0
+
+    def endless() -> Iterator[str]:
+        nonlocal sent
+        yield "event: log\n"
+        while True:
+            sent += 1
+            yield "data: " if sent == 1 else "x" * 1000
+
+    with pytest.raises(SSEEventTooLarge):
+        list(iter_sse_text(endless(), max_event_size=10_000))
+    assert sent <= 11
+
+
+def test_text_split_anywhere_matches_lines() -> None:
+    text = ": ka\r\n\r\nevent: a\r\ndata: 1\r\n\r\nevent: b\rdata: 2\r\rdata: 3\n\n"
+    for size in (1, 2, 3, 7, len(text)):
+        chunks = [text[i : i + size] for i in range(0, len(text), size)]
+        assert list(iter_sse_text(chunks)) == [
+            SSEEvent("a", "1"),
+            SSEEvent("b", "2"),
+            SSEEvent("message", "3"),
+        ]
+
+
+async def test_async_text_reader_is_bounded_too() -> None:
+    async def chunks():  # type: ignore[no-untyped-def]
+        yield "data: " + "x" * 200
+
+    with pytest.raises(SSEEventTooLarge):
+        async for _ in aiter_sse_text(chunks(), max_event_size=100):
+            pass
+
+
 START = sse("start", {"invokeId": "inv-1", "startedAt": "2025-01-01T00:00:00Z"})
 LOG = sse("log", {"stream": "stdout", "data": "hi\n"})
 EXIT = sse("exit", {"invokeId": "inv-1", "exitCode": 0, "durationMs": 5, "reason": "completed"})
@@ -106,6 +181,45 @@ async def test_async_connection_dropped_mid_stream_raises() -> None:
     async with AsyncClient(BASE, api_key="k", transport=transport) as client:
         with pytest.raises(StreamInterrupted):
             async for _ in client.invoke("sb", "x"):
+                pass
+
+
+def test_an_invoke_stream_with_an_event_past_16_mib_is_refused() -> None:
+    big = "x" * (1024 * 1024)
+    chunks = [START, "event: log\ndata: "] + [big] * 17
+    with client_for(sse_response(chunks)) as client:
+        stream = client.invoke("sb", "x")
+        assert next(stream) == Start("inv-1", "2025-01-01T00:00:00Z")
+        with pytest.raises(SSEEventTooLarge, match=str(SSE_MAX_EVENT_SIZE)):
+            next(stream)
+
+
+async def test_async_invoke_stream_with_an_endless_line_is_refused() -> None:
+    big = "x" * (1024 * 1024)
+    response = sse_response([START, "data: "] + [big] * 17)
+    transport = httpx.MockTransport(lambda r: response)
+    async with AsyncClient(BASE, api_key="k", transport=transport) as client:
+        with pytest.raises(SSEEventTooLarge):
+            async for _ in client.invoke("sb", "x"):
+                pass
+
+
+def test_the_clients_option_sets_the_bound_of_its_streams() -> None:
+    log = sse("log", {"stream": "stdout", "data": "x" * 200})
+    transport = httpx.MockTransport(lambda r: sse_response([START, log, EXIT]))
+    with Client(BASE, api_key="k", transport=transport) as client:
+        assert len(client.run("sb", "x").stdout) == 200
+    small = Client(BASE, api_key="k", transport=transport, sse_max_event_size=100)
+    with small, pytest.raises(SSEEventTooLarge, match="larger than 100 characters"):
+        small.run("sb", "x")
+
+
+async def test_the_async_clients_option_sets_the_bound_of_its_streams() -> None:
+    log = sse("log", {"stream": "stdout", "data": "x" * 200})
+    transport = httpx.MockTransport(lambda r: sse_response([START, log, EXIT]))
+    async with AsyncClient(BASE, api_key="k", transport=transport, sse_max_event_size=100) as c:
+        with pytest.raises(SSEEventTooLarge):
+            async for _ in c.invoke("sb", "x"):
                 pass
 
 

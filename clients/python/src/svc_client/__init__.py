@@ -18,7 +18,7 @@ from ._files import (
 )
 from ._http import RetryPolicy, __version__
 from ._preview import PreviewTicket
-from ._sse import SSEDecoder, SSEEvent, aiter_sse, iter_sse
+from ._sse import SSE_MAX_EVENT_SIZE, SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
 from .client import Client, ConfigureStream, InvokeStream
@@ -36,6 +36,7 @@ from .errors import (
     RateLimited,
     SandboxFailed,
     ServerError,
+    SSEEventTooLarge,
     StreamInterrupted,
     SvcError,
     WaitTimeout,
@@ -67,6 +68,7 @@ from .models import (
 )
 
 __all__ = [
+    "SSE_MAX_EVENT_SIZE",
     "APIConnectionError",
     "APIError",
     "Accepted",
@@ -116,6 +118,7 @@ __all__ = [
     "RetryPolicy",
     "SSEDecoder",
     "SSEEvent",
+    "SSEEventTooLarge",
     "Sandbox",
     "SandboxFailed",
     "SandboxLogs",

@@ -183,7 +183,7 @@ class LogStream:
     @staticmethod
     def _run(http: SyncHTTP, call: Call) -> Generator[Log, None, None]:
         with http.stream(call, sse=True) as response:
-            for sse in iter_sse_response(response):
+            for sse in iter_sse_response(response, http.sse_max_event_size):
                 log = decode_log(sse)
                 if log is not None:
                     yield log
@@ -216,7 +216,7 @@ class AsyncLogStream:
     @staticmethod
     async def _run(http: AsyncHTTP, call: Call) -> AsyncGenerator[Log, None]:
         async with http.stream(call, sse=True) as response:
-            async for sse in aiter_sse_response(response):
+            async for sse in aiter_sse_response(response, http.sse_max_event_size):
                 log = decode_log(sse)
                 if log is not None:
                     yield log
@@ -286,7 +286,9 @@ class ExecMixin:
             self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
             stdin=stdin, namespace=namespace, stream=True,
         )  # fmt: skip
-        return InvokeStream(lambda: self._http.stream(call, sse=True))
+        return InvokeStream(
+            lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
+        )
 
     def cancel_exec(
         self, name: str, exec_id: str, *, namespace: str | None = None
@@ -347,7 +349,9 @@ class AsyncExecMixin:
             self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
             stdin=stdin, namespace=namespace, stream=True,
         )  # fmt: skip
-        return AsyncInvokeStream(lambda: self._http.stream(call, sse=True))
+        return AsyncInvokeStream(
+            lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
+        )
 
     async def cancel_exec(
         self, name: str, exec_id: str, *, namespace: str | None = None

@@ -25,6 +25,7 @@ from typing import Any
 
 import httpx
 
+from ._sse import SSE_MAX_EVENT_SIZE
 from .errors import APIConnectionError, error_from_response, parse_retry_after
 
 __version__ = "0.1.0"
@@ -127,6 +128,8 @@ class _Base:
         self, *, retry: RetryPolicy, timeout: httpx.Timeout, stream_read_timeout: float
     ) -> None:
         self.retry = retry
+        # The bound on one SSE event of this client's streams (set by Client/AsyncClient).
+        self.sse_max_event_size = SSE_MAX_EVENT_SIZE
         self.timeout = timeout
         self.stream_timeout = httpx.Timeout(
             connect=timeout.connect,

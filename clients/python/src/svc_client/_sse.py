@@ -5,6 +5,11 @@ ignored, ``data`` spread over several lines is joined with ``\\n``, and an event
 by the end of the stream is dropped. A connection failure while reading becomes
 :class:`~svc_client.errors.StreamInterrupted`; whether a stream ended *early* is for the
 caller to judge (an invoke must end with ``exit``, a configure with ``result``).
+
+One event is bounded like the TypeScript client's (``SSE_MAX_EVENT_SIZE``, 16 MiB of
+characters, counting the event's lines so far plus a line not yet ended): past it,
+:class:`~svc_client.errors.SSEEventTooLarge`. Responses are read in chunks, not lines,
+so a peer that never ends a line cannot make the reader hold more than that either.
 """
 
 from __future__ import annotations
@@ -14,7 +19,10 @@ from dataclasses import dataclass
 
 import httpx
 
-from .errors import StreamInterrupted
+from .errors import SSEEventTooLarge, StreamInterrupted
+
+SSE_MAX_EVENT_SIZE = 16 * 1024 * 1024
+"""The default bound on one event, in characters (the TypeScript client's too)."""
 
 
 @dataclass(frozen=True)
@@ -30,7 +38,9 @@ class SSEEvent:
 class SSEDecoder:
     """Turns lines (without their line terminator) into events, one line at a time."""
 
-    def __init__(self) -> None:
+    def __init__(self, max_event_size: int = SSE_MAX_EVENT_SIZE) -> None:
+        self.max_event_size = max_event_size
+        self._size = 0
         self._event = ""
         self._data: list[str] = []
         self._retry: int | None = None
@@ -42,12 +52,25 @@ class SSEDecoder:
         """True when fields were read for an event that has not been dispatched yet."""
         return self._has_data or bool(self._event)
 
+    @property
+    def size(self) -> int:
+        """Characters of the event so far: its field lines and their line ends."""
+        return self._size
+
+    def check_unfinished(self, length: int) -> None:
+        """Raise when the event so far plus a line of ``length`` not yet ended is too large."""
+        if self._size + length > self.max_event_size:
+            raise SSEEventTooLarge(self.max_event_size)
+
     def feed(self, line: str) -> SSEEvent | None:
         """Consume one line; return an event when the line completes one."""
         if line == "":
             return self._dispatch()
         if line.startswith(":"):
             return None
+        self._size += len(line) + 1
+        if self._size > self.max_event_size:
+            raise SSEEventTooLarge(self.max_event_size)
         name, sep, value = line.partition(":")
         if sep and value.startswith(" "):
             value = value[1:]
@@ -67,6 +90,7 @@ class SSEDecoder:
         has_data, event, data = self._has_data, self._event, "\n".join(self._data)
         retry = self._retry
         self._event, self._data, self._has_data, self._retry = "", [], False, None
+        self._size = 0
         if not has_data:
             return None
         return SSEEvent(event or "message", data, self.last_event_id, retry)
@@ -85,9 +109,41 @@ def _lines(raw: str) -> list[str]:
     return lines
 
 
-def iter_sse(lines: Iterable[str]) -> Iterator[SSEEvent]:
+class _LineSplitter:
+    """Text chunks, split anywhere, into lines; what is left unended stays bounded."""
+
+    def __init__(self, decoder: SSEDecoder) -> None:
+        self._decoder = decoder
+        self._buffer = ""
+
+    def push(self, chunk: str) -> list[SSEEvent]:
+        buffer = self._buffer + chunk
+        out: list[SSEEvent] = []
+        start = 0
+        while True:
+            lf = buffer.find("\n", start)
+            cr = buffer.find("\r", start)
+            if cr != -1 and (lf == -1 or cr < lf):
+                # A CR ending the text so far may be half of a CRLF split across chunks.
+                if cr == len(buffer) - 1:
+                    break
+                end, nxt = cr, (lf + 1 if lf == cr + 1 else cr + 1)
+            elif lf != -1:
+                end, nxt = lf, lf + 1
+            else:
+                break
+            event = self._decoder.feed(buffer[start:end])
+            if event is not None:
+                out.append(event)
+            start = nxt
+        self._buffer = buffer[start:]
+        self._decoder.check_unfinished(len(self._buffer))
+        return out
+
+
+def iter_sse(lines: Iterable[str], max_event_size: int = SSE_MAX_EVENT_SIZE) -> Iterator[SSEEvent]:
     """Events from an iterable of lines. An unterminated trailing event is dropped."""
-    decoder = SSEDecoder()
+    decoder = SSEDecoder(max_event_size)
     for raw in lines:
         for line in _lines(raw):
             event = decoder.feed(line)
@@ -95,9 +151,11 @@ def iter_sse(lines: Iterable[str]) -> Iterator[SSEEvent]:
                 yield event
 
 
-async def aiter_sse(lines: AsyncIterable[str]) -> AsyncIterator[SSEEvent]:
+async def aiter_sse(
+    lines: AsyncIterable[str], max_event_size: int = SSE_MAX_EVENT_SIZE
+) -> AsyncIterator[SSEEvent]:
     """Async twin of :func:`iter_sse`."""
-    decoder = SSEDecoder()
+    decoder = SSEDecoder(max_event_size)
     async for raw in lines:
         for line in _lines(raw):
             event = decoder.feed(line)
@@ -105,18 +163,44 @@ async def aiter_sse(lines: AsyncIterable[str]) -> AsyncIterator[SSEEvent]:
                 yield event
 
 
-def iter_sse_response(response: httpx.Response) -> Iterator[SSEEvent]:
-    """Events of a streamed response; transport failures become ``StreamInterrupted``."""
+def iter_sse_text(
+    chunks: Iterable[str], max_event_size: int = SSE_MAX_EVENT_SIZE
+) -> Iterator[SSEEvent]:
+    """Events from text in chunks split anywhere (not lines): an endless line is bounded."""
+    splitter = _LineSplitter(SSEDecoder(max_event_size))
+    for chunk in chunks:
+        yield from splitter.push(chunk)
+
+
+async def aiter_sse_text(
+    chunks: AsyncIterable[str], max_event_size: int = SSE_MAX_EVENT_SIZE
+) -> AsyncIterator[SSEEvent]:
+    """Async twin of :func:`iter_sse_text`."""
+    splitter = _LineSplitter(SSEDecoder(max_event_size))
+    async for chunk in chunks:
+        for event in splitter.push(chunk):
+            yield event
+
+
+def iter_sse_response(
+    response: httpx.Response, max_event_size: int = SSE_MAX_EVENT_SIZE
+) -> Iterator[SSEEvent]:
+    """Events of a streamed response; transport failures become ``StreamInterrupted``.
+
+    Read as decoded text in the chunks that arrive (``iter_text``), not ``iter_lines``,
+    which would hold a whole line however long before the bound could be checked."""
     try:
-        yield from iter_sse(response.iter_lines())
+        yield from iter_sse_text(response.iter_text(), max_event_size)
     except httpx.TransportError as exc:
         raise StreamInterrupted(f"event stream interrupted: {exc!r}") from exc
 
 
-async def aiter_sse_response(response: httpx.Response) -> AsyncIterator[SSEEvent]:
+async def aiter_sse_response(
+    response: httpx.Response, max_event_size: int = SSE_MAX_EVENT_SIZE
+) -> AsyncIterator[SSEEvent]:
     """Async twin of :func:`iter_sse_response`."""
     try:
-        async for event in aiter_sse(response.aiter_lines()):
+        async for event in aiter_sse_text(response.aiter_text(), max_event_size):
             yield event
     except httpx.TransportError as exc:
         raise StreamInterrupted(f"event stream interrupted: {exc!r}") from exc

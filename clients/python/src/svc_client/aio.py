@@ -24,7 +24,7 @@ from ._http import (
     json_body,
 )
 from ._preview import AsyncPreviewMixin
-from ._sse import aiter_sse_response
+from ._sse import SSE_MAX_EVENT_SIZE, aiter_sse_response
 from ._terminal import AsyncTerminalMixin
 from .client import (
     InvokeCollector,
@@ -72,15 +72,16 @@ class AsyncInvokeStream:
     so the connection is closed promptly (the server then cancels the invoke).
     """
 
-    def __init__(self, open_stream: _Opener) -> None:
+    def __init__(self, open_stream: _Opener, max_event_size: int = SSE_MAX_EVENT_SIZE) -> None:
         self._open = open_stream
+        self._max_event_size = max_event_size
         self._events = self._run()
         self.invoke_id: str | None = None
         self.exit: Exit | None = None
 
     async def _run(self) -> AsyncGenerator[InvokeEvent, None]:
         async with self._open() as response:
-            async for sse in aiter_sse_response(response):
+            async for sse in aiter_sse_response(response, self._max_event_size):
                 event = decode_invoke_event(sse)
                 if event is None:
                     continue
@@ -127,8 +128,9 @@ class AsyncInvokeStream:
 class AsyncConfigureStream:
     """Async twin of :class:`~svc_client.client.ConfigureStream`."""
 
-    def __init__(self, open_stream: _Opener) -> None:
+    def __init__(self, open_stream: _Opener, max_event_size: int = SSE_MAX_EVENT_SIZE) -> None:
         self._open = open_stream
+        self._max_event_size = max_event_size
         self._lines = self._run()
         self.result: ConfigureResult | None = None
         self.errors: list[Error] = []
@@ -136,7 +138,7 @@ class AsyncConfigureStream:
     async def _run(self) -> AsyncGenerator[Log, None]:
         splitter = LineSplitter()
         async with self._open() as response:
-            async for sse in aiter_sse_response(response):
+            async for sse in aiter_sse_response(response, self._max_event_size):
                 if sse.event == "result":
                     for line in splitter.flush():
                         yield line
@@ -196,6 +198,7 @@ class AsyncClient(AsyncExecMixin, AsyncTerminalMixin, AsyncPreviewMixin):
         namespace: str | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
         stream_read_timeout: float = DEFAULT_STREAM_READ_TIMEOUT,
+        sse_max_event_size: int = SSE_MAX_EVENT_SIZE,
         retry: RetryPolicy | None = None,
         transport: httpx.AsyncBaseTransport | None = None,
     ) -> None:
@@ -209,6 +212,7 @@ class AsyncClient(AsyncExecMixin, AsyncTerminalMixin, AsyncPreviewMixin):
             retry=retry or RetryPolicy(),
             transport=transport,
         )
+        self._http.sse_max_event_size = sse_max_event_size
         self.files = AsyncFiles(self._http, namespace)
         """Files of a sandbox's workspace (:class:`~svc_client.AsyncFiles`)."""
         self.archive = AsyncArchive(self._http, namespace)
@@ -421,14 +425,18 @@ class AsyncClient(AsyncExecMixin, AsyncTerminalMixin, AsyncPreviewMixin):
     ) -> AsyncConfigureStream:
         """Configure an agent sandbox; ``async for`` the install log or ``await .wait()``."""
         call = self._req.configure(name, files, entrypoint, install_command, namespace)
-        return AsyncConfigureStream(lambda: self._http.stream(call, sse=True))
+        return AsyncConfigureStream(
+            lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
+        )
 
     def invoke(
         self, name: str, input: InvokeInput = None, *, namespace: str | None = None
     ) -> AsyncInvokeStream:
         """Run the entrypoint with ``input`` on stdin; ``async for`` the typed events."""
         call = self._req.invoke(name, input, namespace)
-        return AsyncInvokeStream(lambda: self._http.stream(call, sse=True))
+        return AsyncInvokeStream(
+            lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
+        )
 
     async def run(
         self, name: str, input: InvokeInput = None, *, namespace: str | None = None

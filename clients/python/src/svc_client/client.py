@@ -26,7 +26,7 @@ from ._http import (
     json_body,
 )
 from ._preview import PreviewMixin
-from ._sse import SSEEvent, iter_sse_response
+from ._sse import SSE_MAX_EVENT_SIZE, SSEEvent, iter_sse_response
 from ._terminal import TerminalMixin
 from .errors import NotFound, SandboxFailed, StreamInterrupted, WaitTimeout
 from .models import (
@@ -346,8 +346,13 @@ class InvokeStream:
     manager (or call :meth:`close`) when you may not iterate to the end.
     """
 
-    def __init__(self, open_stream: Callable[[], AbstractContextManager[httpx.Response]]) -> None:
+    def __init__(
+        self,
+        open_stream: Callable[[], AbstractContextManager[httpx.Response]],
+        max_event_size: int = SSE_MAX_EVENT_SIZE,
+    ) -> None:
         self._open = open_stream
+        self._max_event_size = max_event_size
         self._events = self._run()
         self.invoke_id: str | None = None
         """Set once ``Start`` has been received (use it with :meth:`Client.cancel`)."""
@@ -356,7 +361,7 @@ class InvokeStream:
 
     def _run(self) -> Generator[InvokeEvent, None, None]:
         with self._open() as response:
-            for sse in iter_sse_response(response):
+            for sse in iter_sse_response(response, self._max_event_size):
                 event = decode_invoke_event(sse)
                 if event is None:
                     continue
@@ -408,8 +413,13 @@ class ConfigureStream:
     when iteration starts; a stream without ``result`` raises ``StreamInterrupted``.
     """
 
-    def __init__(self, open_stream: Callable[[], AbstractContextManager[httpx.Response]]) -> None:
+    def __init__(
+        self,
+        open_stream: Callable[[], AbstractContextManager[httpx.Response]],
+        max_event_size: int = SSE_MAX_EVENT_SIZE,
+    ) -> None:
         self._open = open_stream
+        self._max_event_size = max_event_size
         self._lines = self._run()
         self.result: ConfigureResult | None = None
         self.errors: list[Error] = []
@@ -417,7 +427,7 @@ class ConfigureStream:
     def _run(self) -> Generator[Log, None, None]:
         splitter = LineSplitter()
         with self._open() as response:
-            for sse in iter_sse_response(response):
+            for sse in iter_sse_response(response, self._max_event_size):
                 if sse.event == "result":
                     yield from splitter.flush()
                     self.result = decode_result(sse)
@@ -488,6 +498,8 @@ class Client(ExecMixin, TerminalMixin, PreviewMixin):
         timeout: seconds (or an ``httpx.Timeout``) for ordinary calls.
         stream_read_timeout: longest silence tolerated on an SSE stream. The server sends
             a keepalive every 15 s, so the default 60 s detects a dead connection.
+        sse_max_event_size: the largest SSE event (in characters, a line not yet ended
+            included) a stream may send before ``SSEEventTooLarge``; 16 MiB by default.
         retry: the :class:`RetryPolicy` (idempotent calls and 429 only).
         transport: an ``httpx`` transport (tests use ``httpx.MockTransport``).
 
@@ -503,6 +515,7 @@ class Client(ExecMixin, TerminalMixin, PreviewMixin):
         namespace: str | None = None,
         timeout: float | httpx.Timeout = DEFAULT_TIMEOUT,
         stream_read_timeout: float = DEFAULT_STREAM_READ_TIMEOUT,
+        sse_max_event_size: int = SSE_MAX_EVENT_SIZE,
         retry: RetryPolicy | None = None,
         transport: httpx.BaseTransport | None = None,
     ) -> None:
@@ -516,6 +529,7 @@ class Client(ExecMixin, TerminalMixin, PreviewMixin):
             retry=retry or RetryPolicy(),
             transport=transport,
         )
+        self._http.sse_max_event_size = sse_max_event_size
         self.files = Files(self._http, namespace)
         """Files of a sandbox's workspace (:class:`~svc_client.Files`)."""
         self.archive = Archive(self._http, namespace)
@@ -736,7 +750,9 @@ class Client(ExecMixin, TerminalMixin, PreviewMixin):
         record ``entrypoint``. Iterate the returned stream for install log lines, or call
         ``.wait()`` for the :class:`~svc_client.models.ConfigureResult`."""
         call = self._req.configure(name, files, entrypoint, install_command, namespace)
-        return ConfigureStream(lambda: self._http.stream(call, sse=True))
+        return ConfigureStream(
+            lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
+        )
 
     def invoke(
         self, name: str, input: InvokeInput = None, *, namespace: str | None = None
@@ -746,7 +762,9 @@ class Client(ExecMixin, TerminalMixin, PreviewMixin):
         ``input`` may be ``str``, ``bytes`` or a JSON-serialisable object.
         """
         call = self._req.invoke(name, input, namespace)
-        return InvokeStream(lambda: self._http.stream(call, sse=True))
+        return InvokeStream(
+            lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
+        )
 
     def run(
         self, name: str, input: InvokeInput = None, *, namespace: str | None = None

@@ -27,6 +27,17 @@ class StreamInterrupted(APIConnectionError):
     """An SSE stream ended (or the connection dropped) before its final event."""
 
 
+class SSEEventTooLarge(SvcError):
+    """One SSE event (its lines so far plus a line not yet ended) passed the reader's bound
+    (``max_event_size``, 16 MiB by default): the stream is refused, not buffered further."""
+
+    def __init__(self, max_event_size: int) -> None:
+        super().__init__(
+            f"an SSE event is larger than {max_event_size} characters: the stream is refused"
+        )
+        self.max_event_size = max_event_size
+
+
 class WaitTimeout(SvcError, TimeoutError):
     """A ``wait_*`` helper gave up before the sandbox reached the wanted phase."""
 
