@@ -80,9 +80,12 @@ async function main(): Promise<number> {
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.once(signal, () => stop.abort());
   const stopped = new Promise<void>((done) => stop.signal.addEventListener('abort', () => done()));
   const started = performance.now();
+  const note = (line: string) =>
+    say(`[${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+  /** A step of the start: after Ctrl-C it throws instead, so the start goes no further. */
   const step = (line: string) => {
     stop.signal.throwIfAborted();
-    say(`[${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s] ${line}`);
+    note(line);
   };
   const children: Supervised[] = [];
   let cp: Awaited<ReturnType<typeof startControlPlane>> | undefined;
@@ -136,7 +139,11 @@ async function main(): Promise<number> {
         binary: node,
         args: [...nodeOptionsOf(name), svc, name, '--kubeconfig', await kubeconfig, ...args],
         logPath: join(dir, 'logs', `${name}.log`),
-        say: step,
+        // Never `step`: this is called from the supervisor's event handlers, where a throw
+        // would be uncaught and end make dev before it unmounted anything.
+        say: note,
+        // A terminal's Ctrl-C reaches the components too: one that exits on it has stopped.
+        shutdown: stop.signal,
       });
       children.push(s);
       return s;
@@ -224,8 +231,14 @@ async function main(): Promise<number> {
     say('stopping before it was ready…');
     return 0;
   } finally {
-    for (const c of children.reverse()) await c.stop();
-    await cp?.stop();
+    for (const c of children.reverse()) {
+      await c.stop();
+      note(`stopped ${c.name}`);
+    }
+    if (cp) {
+      await cp.stop();
+      note('stopped the control plane');
+    }
     // devnode unmounts what it mounted; this is for a devnode that could not.
     await unmountUnder(dir).catch((err: unknown) => say(`warning: ${(err as Error).message}`));
     await lock.release();

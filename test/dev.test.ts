@@ -1,5 +1,6 @@
 // `make dev` (hack/dev.ts) from nothing: it starts, writes .dev/env, serves /healthz, runs
-// the admission webhook, keeps its state for a second run, and stops everything on Ctrl-C,
+// the admission webhook, keeps its state for a second run, and stops everything on Ctrl-C
+// (SIGINT to its whole process group, as a terminal sends it, exits 0),
 // leaving no mount behind. It refuses at once a port in use and a second `make dev` on the
 // same folder, and never prints its banner for a server that is not its own.
 import { execFile, spawn } from 'node:child_process';
@@ -194,6 +195,45 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
   expect(third).toMatch(/stopping/);
   expect(await mountsUnder(dir)).toEqual([]);
 }, 400_000);
+
+test('Ctrl-C in a terminal (SIGINT to the whole process group) stops cleanly: exit 0, a line per component, no mount', async () => {
+  // A terminal's Ctrl-C reaches every process of the foreground group at once: make dev and
+  // each component it started, so components may exit on their own before they are stopped.
+  const dir4 = await mkdtemp(join(tmpdir(), 'svc-test-devnode-dev-ctrlc-'));
+  const child = spawn(
+    'node_modules/.bin/node',
+    ['hack/dev.ts', '--dir', dir4, '--port', String(await freePort())],
+    { stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  let output = '';
+  child.stdout.on('data', (c: Buffer) => (output += c.toString()));
+  child.stderr.on('data', (c: Buffer) => (output += c.toString()));
+  const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
+  try {
+    await waitFor(() => Promise.resolve(output.includes('svc is running') || child.exitCode !== null), {
+      timeoutMs: 150_000,
+      describe: () => `make dev output:\n${output}`,
+    });
+    expect(output).toContain('svc is running');
+    process.kill(-child.pid!, 'SIGINT');
+    const overdue = setTimeout(() => process.kill(-child.pid!, 'SIGKILL'), 90_000);
+    const [code, signal] = await exited;
+    clearTimeout(overdue);
+    expect([code, signal], output).toEqual([0, null]);
+    expect(output).not.toMatch(/AbortError|DOMException|\n\s+at /);
+    for (const name of ['webhook', 'devnode', 'operator', 'api', 'the control plane'])
+      expect(output).toMatch(new RegExp(`\\] stopped ${name}\\b`));
+    expect(output).not.toMatch(/restarting it/);
+    const mountinfo = await readFile('/proc/self/mountinfo', 'utf8');
+    expect(mountinfo.split('\n').filter((l) => l.includes(dir4))).toEqual([]);
+  } finally {
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid!, 'SIGKILL');
+      await exited;
+    }
+    await rm(dir4, { recursive: true, force: true }).catch(() => undefined);
+  }
+}, 300_000);
 
 test('a port in use is refused at once, with what to do', async () => {
   const server = createServer((_, res) => res.end('{"status":"ok"}'));

@@ -20,10 +20,21 @@ export interface SuperviseOptions {
   /** First delay before a restart; doubled per quick death, at most `maxBackoffMs`. */
   backoffMs?: number;
   maxBackoffMs?: number;
+  /**
+   * Aborted when the whole run stops. A terminal's Ctrl-C sends SIGINT to every process of
+   * the foreground group, so a component may exit on its own before `stop()` reaches it:
+   * that is a stop, not a death to restart.
+   */
+  shutdown?: AbortSignal;
 }
 
 /** A run this long counts as healthy: the next death starts the backoff afresh. */
 const HEALTHY_MS = 60_000;
+/**
+ * How long a death waits before it counts as one: the SIGINT that made a component exit
+ * reaches make dev at the same moment, and its handler may run just after the exit event.
+ */
+const SETTLE_MS = 200;
 
 /**
  * Runs a component as a kubelet runs a container with `restartPolicy: Always`: when it dies
@@ -45,19 +56,23 @@ export function supervise(o: SuperviseOptions): Supervised {
     const startedAt = Date.now();
     current = m;
     m.child.once('exit', (code, signal) => {
-      if (stopping) return;
-      delay = Date.now() - startedAt >= HEALTHY_MS ? base : delay;
-      const wait = delay;
-      delay = Math.min(delay * 2, max);
-      o.say(
-        `${o.name} exited (${signal ?? `code ${code}`}); restarting it in ${wait / 1000} s (log: ${o.logPath})`,
-      );
+      const ranMs = Date.now() - startedAt;
       timer = setTimeout(() => {
         timer = undefined;
-        if (stopping) return;
-        restarts++;
-        launch();
-      }, wait);
+        if (stopping || o.shutdown?.aborted) return;
+        delay = ranMs >= HEALTHY_MS ? base : delay;
+        const wait = delay;
+        delay = Math.min(delay * 2, max);
+        o.say(
+          `${o.name} exited (${signal ?? `code ${code}`}); restarting it in ${wait / 1000} s (log: ${o.logPath})`,
+        );
+        timer = setTimeout(() => {
+          timer = undefined;
+          if (stopping || o.shutdown?.aborted) return;
+          restarts++;
+          launch();
+        }, wait);
+      }, SETTLE_MS);
     });
   };
   launch();

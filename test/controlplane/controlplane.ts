@@ -87,6 +87,8 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
           '--log-level=warn',
         ],
         join(dir, 'etcd.log'),
+        // Stopped by `stop()` after what uses it, not by a terminal's Ctrl-C before it.
+        { ownProcessGroup: true },
       ),
     );
     processes.push(
@@ -114,6 +116,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
           '--profiling=false',
         ],
         join(dir, 'kube-apiserver.log'),
+        { ownProcessGroup: true },
       ),
     );
     const url = `https://127.0.0.1:${apiPort}`;

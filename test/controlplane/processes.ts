@@ -10,15 +10,31 @@ export interface Managed {
   stop(graceMs?: number): Promise<void>;
 }
 
+export interface ManagedOptions {
+  /**
+   * Runs the process in a process group of its own, so a terminal's Ctrl-C (SIGINT to the
+   * whole foreground group) does not reach it: its starter stops it, in its own order. The
+   * control plane needs this: the components that talk to it stop first.
+   */
+  ownProcessGroup?: boolean;
+}
+
 /**
  * Starts a long-running binary whose output goes to a log file. The child gets
  * PR_SET_PDEATHSIG=KILL through setpriv, so it dies with this process even when the test
  * runner is killed without a chance to clean up.
  */
-export function startManaged(name: string, binary: string, args: string[], logPath: string): Managed {
+export function startManaged(
+  name: string,
+  binary: string,
+  args: string[],
+  logPath: string,
+  options: ManagedOptions = {},
+): Managed {
   const log = createWriteStream(logPath, { flags: 'a' });
   const child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: options.ownProcessGroup ?? false,
   });
   child.stdout.pipe(log, { end: false });
   child.stderr.pipe(log, { end: false });
