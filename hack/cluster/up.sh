@@ -15,6 +15,7 @@
 #   hack/cluster/up.sh            prints the state folder on its last line; progress on stderr
 #   CLUSTER_BIN=DIR               the folder of the built binaries; default: hack/cluster/build.sh's
 #                                 cache (it builds the node module if missing; `build.sh` builds all)
+#   CLUSTER_CSI_BIN=DIR           the folder of svc-csi; default: `hack/cluster/build.sh csi`'s
 #   NODES=n                       how many nodes (default 1)
 #   CLUSTER_PROXY_MODE=nftables   kube-proxy's mode (default iptables)
 #   CLUSTER_RUN=xxxx              the run id (4 hex digits; default random)

@@ -15,6 +15,7 @@ import (
 // --node-deployment, so its Controller only makes volumes of its own node.
 type driver struct {
 	csi.UnimplementedIdentityServer
+	csi.UnimplementedGroupControllerServer
 	csi.UnimplementedControllerServer
 	csi.UnimplementedNodeServer
 	name        string // the CSI driver's name (CSIDriver, StorageClass provisioner)
@@ -44,6 +45,12 @@ func (d *driver) GetPluginCapabilities(context.Context, *csi.GetPluginCapabiliti
 
 func (d *driver) Probe(context.Context, *csi.ProbeRequest) (*csi.ProbeResponse, error) {
 	return &csi.ProbeResponse{Ready: wrapperspb.Bool(true)}, nil
+}
+
+// GroupControllerGetCapabilities answers csi-snapshotter's question with none: no group
+// snapshots (served so that the question is not an error in its log).
+func (d *driver) GroupControllerGetCapabilities(context.Context, *csi.GroupControllerGetCapabilitiesRequest) (*csi.GroupControllerGetCapabilitiesResponse, error) {
+	return &csi.GroupControllerGetCapabilitiesResponse{}, nil
 }
 
 // --- Controller -------------------------------------------------------------------------------
@@ -113,7 +120,7 @@ func (d *driver) CreateVolume(_ context.Context, req *csi.CreateVolumeRequest) (
 		}
 		from = src.GetSnapshot().GetSnapshotId()
 	}
-	id, err := d.store.createVolume(req.GetName(), from)
+	id, err := d.store.createVolume(req.GetName(), from, req.GetCapacityRange().GetRequiredBytes())
 	if err != nil {
 		return nil, err
 	}

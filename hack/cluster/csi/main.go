@@ -53,6 +53,7 @@ func main() {
 	csi.RegisterIdentityServer(csiServer, d)
 	csi.RegisterControllerServer(csiServer, d)
 	csi.RegisterNodeServer(csiServer, d)
+	csi.RegisterGroupControllerServer(csiServer, d)
 	lis, err := listen(*endpoint)
 	if err != nil {
 		log.Fatal(err)
@@ -110,11 +111,12 @@ func logCalls(ctx context.Context, req any, info *grpc.UnaryServerInfo, next grp
 
 // The probes and capability queries the sidecars and kubelet repeat.
 var quiet = map[string]bool{
-	"/csi.v1.Identity/Probe":                       true,
-	"/csi.v1.Identity/GetPluginInfo":               true,
-	"/csi.v1.Identity/GetPluginCapabilities":       true,
-	"/csi.v1.Controller/ControllerGetCapabilities": true,
-	"/csi.v1.Node/NodeGetCapabilities":             true,
+	"/csi.v1.Identity/Probe":                                 true,
+	"/csi.v1.Identity/GetPluginInfo":                         true,
+	"/csi.v1.Identity/GetPluginCapabilities":                 true,
+	"/csi.v1.Controller/ControllerGetCapabilities":           true,
+	"/csi.v1.Node/NodeGetCapabilities":                       true,
+	"/csi.v1.GroupController/GroupControllerGetCapabilities": true,
 }
 
 // registration answers kubelet's plugin watcher.

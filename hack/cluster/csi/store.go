@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -76,10 +77,11 @@ func (s *store) volumePath(id string) (string, error) {
 	return dir, nil
 }
 
-// createVolume makes the folder of volume NAME on this node, empty or a copy of a snapshot.
-// Idempotent: a volume that exists is returned as it is. A copy is made beside the volume and
-// renamed into place, so a volume that exists is always complete.
-func (s *store) createVolume(name, fromSnapshot string) (string, error) {
+// createVolume makes the folder of volume NAME on this node, empty or a copy of a snapshot, and
+// records its capacity beside it (NAME.capacity, out of the Pod's sight). Idempotent: a volume
+// that exists is returned as it is. A copy is made beside the volume and renamed into place, so
+// a volume that exists is always complete.
+func (s *store) createVolume(name, fromSnapshot string, capacity int64) (string, error) {
 	if !validName(name) {
 		return "", status.Errorf(codes.InvalidArgument, "volume name %q: want %s", name, namePattern)
 	}
@@ -99,6 +101,9 @@ func (s *store) createVolume(name, fromSnapshot string) (string, error) {
 	if err := os.MkdirAll(s.volumes, 0o755); err != nil {
 		return "", status.Errorf(codes.Internal, "volumes folder: %v", err)
 	}
+	if err := os.WriteFile(dir+".capacity", []byte(strconv.FormatInt(capacity, 10)), 0o600); err != nil {
+		return "", status.Errorf(codes.Internal, "volume %q: %v", id, err)
+	}
 	if err := place(dir, src); err != nil {
 		return "", status.Errorf(codes.Internal, "volume %q: %v", id, err)
 	}
@@ -115,6 +120,9 @@ func (s *store) deleteVolume(id string) error {
 		return err
 	}
 	if err := os.RemoveAll(dir); err != nil {
+		return status.Errorf(codes.Internal, "volume %q: %v", id, err)
+	}
+	if err := os.Remove(dir + ".capacity"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return status.Errorf(codes.Internal, "volume %q: %v", id, err)
 	}
 	return nil
@@ -179,6 +187,14 @@ func (s *store) createSnapshot(name, source string) (snapshotMeta, error) {
 	size, err := treeSize(filepath.Join(tmp, "data"))
 	if err != nil {
 		return snapshotMeta{}, status.Errorf(codes.Internal, "snapshot %q: %v", name, err)
+	}
+	// The size becomes the VolumeSnapshot's restoreSize, the least a restored claim may ask for.
+	// Capacity is not enforced, so the data may outgrow the volume; capped at the volume's
+	// capacity, a clone the size of its source (what svc asks) still restores.
+	if b, err := os.ReadFile(vol + ".capacity"); err == nil {
+		if c, err := strconv.ParseInt(string(b), 10, 64); err == nil && c > 0 && size > c {
+			size = c
+		}
 	}
 	m := snapshotMeta{Source: source, Created: time.Now().UTC(), SizeBytes: size}
 	b, _ := json.Marshal(m)

@@ -36,7 +36,7 @@ func TestParseVolumeID(t *testing.T) {
 
 func TestCreateVolumeIsIdempotentAndNodeLocal(t *testing.T) {
 	s := newStore(t, "n1", t.TempDir())
-	id, err := s.createVolume("pvc-1", "")
+	id, err := s.createVolume("pvc-1", "", 0)
 	if err != nil || id != "n1/pvc-1" {
 		t.Fatalf("createVolume = %q %v", id, err)
 	}
@@ -47,7 +47,7 @@ func TestCreateVolumeIsIdempotentAndNodeLocal(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("kept"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := s.createVolume("pvc-1", ""); err != nil || again != id {
+	if again, err := s.createVolume("pvc-1", "", 0); err != nil || again != id {
 		t.Fatalf("second createVolume = %q %v", again, err)
 	}
 	if b, _ := os.ReadFile(filepath.Join(dir, "f")); string(b) != "kept" {
@@ -57,7 +57,7 @@ func TestCreateVolumeIsIdempotentAndNodeLocal(t *testing.T) {
 	wantCode(t, err, codes.FailedPrecondition)
 	_, err = s.volumePath("n1/pvc-2")
 	wantCode(t, err, codes.NotFound)
-	_, err = s.createVolume("../x", "")
+	_, err = s.createVolume("../x", "", 0)
 	wantCode(t, err, codes.InvalidArgument)
 	leftovers, _ := filepath.Glob(filepath.Join(s.volumes, ".tmp-*"))
 	if len(leftovers) != 0 {
@@ -67,7 +67,7 @@ func TestCreateVolumeIsIdempotentAndNodeLocal(t *testing.T) {
 
 func TestDeleteVolume(t *testing.T) {
 	s := newStore(t, "n1", t.TempDir())
-	id, _ := s.createVolume("pvc-1", "")
+	id, _ := s.createVolume("pvc-1", "", 0)
 	if err := s.deleteVolume(id); err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestDeleteVolume(t *testing.T) {
 func TestSnapshotAndRestoreOnAnotherNode(t *testing.T) {
 	shared := t.TempDir()
 	n1, n2 := newStore(t, "n1", shared), newStore(t, "n2", shared)
-	id, _ := n1.createVolume("pvc-1", "")
+	id, _ := n1.createVolume("pvc-1", "", 0)
 	dir, _ := n1.volumePath(id)
 	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o700); err != nil {
 		t.Fatal(err)
@@ -114,7 +114,7 @@ func TestSnapshotAndRestoreOnAnotherNode(t *testing.T) {
 	_, err = n2.createSnapshot("snap-2", id)
 	wantCode(t, err, codes.FailedPrecondition)
 
-	rid, err := n2.createVolume("pvc-2", "snap-1")
+	rid, err := n2.createVolume("pvc-2", "snap-1", 0)
 	if err != nil || rid != "n2/pvc-2" {
 		t.Fatalf("restore = %q %v", rid, err)
 	}
@@ -128,7 +128,7 @@ func TestSnapshotAndRestoreOnAnotherNode(t *testing.T) {
 	if l, err := os.Readlink(filepath.Join(rdir, "link")); err != nil || l != "sub/f" {
 		t.Fatalf("restored link = %q %v", l, err)
 	}
-	_, err = n2.createVolume("pvc-3", "snap-none")
+	_, err = n2.createVolume("pvc-3", "snap-none", 0)
 	wantCode(t, err, codes.NotFound)
 
 	if err := n1.deleteSnapshot("snap-1"); err != nil {
@@ -137,6 +137,27 @@ func TestSnapshotAndRestoreOnAnotherNode(t *testing.T) {
 	if err := n2.deleteSnapshot("snap-1"); err != nil {
 		t.Fatalf("deleting a deleted snapshot: %v", err)
 	}
-	_, err = n2.createVolume("pvc-4", "snap-1")
+	_, err = n2.createVolume("pvc-4", "snap-1", 0)
 	wantCode(t, err, codes.NotFound)
+}
+
+func TestSnapshotSizeIsCappedAtTheVolumeCapacity(t *testing.T) {
+	s := newStore(t, "n1", t.TempDir())
+	id, _ := s.createVolume("pvc-1", "", 3)
+	dir, _ := s.volumePath(id)
+	if err := os.WriteFile(filepath.Join(dir, "f"), []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// Capacity is not enforced: 5 bytes in a 3-byte volume. A restore the size of the source
+	// must still fit, so the snapshot reports at most the capacity.
+	m, err := s.createSnapshot("snap-1", id)
+	if err != nil || m.SizeBytes != 3 {
+		t.Fatalf("createSnapshot = %+v %v, want SizeBytes 3", m, err)
+	}
+	if err := s.deleteVolume(id); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(s.volumes); len(left) != 0 {
+		t.Fatalf("left in the volumes folder: %v", left)
+	}
 }
