@@ -80,10 +80,13 @@ format-check: node_modules/.stamp
 test-unit: node_modules/.stamp
 	npx vitest run --project unit
 
-# sandboxd (Go): formatted, vetted, unit-tested.
+# sandboxd and hack/cluster's CSI driver (Go): formatted, vetted, unit-tested.
 test-go:
-	@out=$$(cd sandboxd && gofmt -l .); [ -z "$$out" ] || { echo "gofmt -l: $$out" >&2; exit 1; }
+	@for d in sandboxd hack/cluster/csi; do \
+	  out=$$(cd $$d && gofmt -l .); [ -z "$$out" ] || { echo "gofmt -l ($$d): $$out" >&2; exit 1; }; \
+	done
 	cd sandboxd && go vet ./... && go test ./...
+	cd hack/cluster/csi && go vet ./... && go test ./...
 
 # The run's temporary folders live in a folder of its own (TMPDIR), so the leftover check
 # looks only at this run's processes and mounts: another make test beside it is not a leftover.

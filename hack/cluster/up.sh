@@ -4,9 +4,10 @@
 # control-plane network namespace, and NODES nodes — each containerd (own root, state and socket),
 # kubelet (own cgroup root), kube-proxy and kube-router's NetworkPolicy firewall in a network and
 # mount namespace of the node's own — joined to the control plane by veths through a bridge,
-# bridge CNI, CoreDNS as a Deployment, images built locally (no registry), and smoke checks: Pods
-# Running, Pod to Pod, a Service and its DNS name, a NetworkPolicy dropping packets, a VolumeSnapshot
-# processed, a Pod scheduled. A component whose binary is not in CLUSTER_BIN is left out with its
+# bridge CNI, CoreDNS as a Deployment, our CSI driver with csi-provisioner and csi-snapshotter on
+# every node (storage.sh: default StorageClass and VolumeSnapshotClass svc-local), images built
+# locally (no registry), and smoke checks: Pods Running, Pod to Pod, a Service and its DNS name, a
+# NetworkPolicy dropping packets, a PVC written, snapshotted and restored, a Pod scheduled. A component whose binary is not in CLUSTER_BIN is left out with its
 # checks (only kubelet is required). Everything it makes is named by a run id and recorded under
 # the run's state folder, so `hack/cluster/down.sh STATE` removes it all and two runs never
 # collide. Addresses exist only inside the namespaces it creates.
@@ -14,6 +15,7 @@
 #   hack/cluster/up.sh            prints the state folder on its last line; progress on stderr
 #   CLUSTER_BIN=DIR               the folder of the built binaries; default: hack/cluster/build.sh's
 #                                 cache (it builds the node module if missing; `build.sh` builds all)
+#   CLUSTER_CSI_BIN=DIR           the folder of svc-csi; default: `hack/cluster/build.sh csi`'s
 #   NODES=n                       how many nodes (default 1)
 #   CLUSTER_PROXY_MODE=nftables   kube-proxy's mode (default iptables)
 #   CLUSTER_RUN=xxxx              the run id (4 hex digits; default random)
@@ -38,6 +40,10 @@ busybox=/bin/busybox # Debian's busybox-static: one static binary, so it runs in
 
 kube=$(bash "$repo/hack/kube/build.sh" | tail -n 1)
 bin=${CLUSTER_BIN:-$(bash "$here/build.sh" node | tail -n 1)}
+# svc-csi, our CSI driver: a module and a cache folder of its own (seconds to build).
+csi=${CLUSTER_CSI_BIN:-$(bash "$here/build.sh" csi | tail -n 1)}
+# shellcheck source=storage.sh
+. "$here/storage.sh"
 [ -x "$bin/kubelet" ] || die "no kubelet in $bin (hack/cluster/build.sh builds it)"
 
 run=${CLUSTER_RUN:-$(od -An -N2 -tx2 /dev/urandom | tr -d ' \n')}
@@ -215,6 +221,12 @@ kubeconfig "$state/kube-router.kubeconfig" "$router_token"
 snap_token=$(token)
 echo "$snap_token,snapshot-controller,snapshot-controller" >>"$pki/tokens.csv"
 kubeconfig "$state/snapshot-controller.kubeconfig" "$snap_token"
+# The CSI sidecars (every node's) under a user each, bound below to what they read and write.
+for u in csi-provisioner csi-snapshotter; do
+  t=$(token)
+  echo "$t,$u,$u" >>"$pki/tokens.csv"
+  kubeconfig "$state/$u.kubeconfig" "$t"
+done
 for nn in $node_names; do
   t=$(token)
   echo "$t,system:node:$nn,node-$nn,system:nodes" >>"$pki/tokens.csv"
@@ -293,9 +305,15 @@ if [ -x "$bin/snapshot-controller" ]; then
   k apply -f "$snapper/deploy/kubernetes/snapshot-controller/rbac-snapshot-controller.yaml" >/dev/null
   k create clusterrolebinding svc-cluster:snapshot-controller --clusterrole=snapshot-controller-runner \
     --user=snapshot-controller >/dev/null
+  # Distributed snapshotting: the controller labels each VolumeSnapshotContent with the node its
+  # volume lives on, so that node's csi-snapshotter (--node-deployment) takes it. It reads Nodes
+  # for that, a rule the shipped ClusterRole leaves commented out.
+  k create clusterrole svc-cluster:snapshot-controller-nodes --verb=get,list,watch --resource=nodes >/dev/null
+  k create clusterrolebinding svc-cluster:snapshot-controller-nodes --clusterrole=svc-cluster:snapshot-controller-nodes \
+    --user=snapshot-controller >/dev/null
   say "starting snapshot-controller in $ns_cp"
   start snapshot-controller "$ns_cp" -- "$bin/snapshot-controller" \
-    --kubeconfig="$state/snapshot-controller.kubeconfig" --leader-election=false
+    --kubeconfig="$state/snapshot-controller.kubeconfig" --leader-election=false --enable-distributed-snapshotting
 fi
 
 # --- images (no registry): busybox-static packed as OCI by umoci ------------------------------
@@ -488,6 +506,11 @@ for nn in $node_names; do
   fi
 done
 
+# --- storage: svc-csi, csi-provisioner and csi-snapshotter on every node (storage.sh) -------------
+if [ -x "$bin/csi-provisioner" ]; then
+  storage_up
+fi
+
 # --- cluster DNS: CoreDNS as a Deployment behind the kube-dns Service at $dns_ip ----------------
 if [ -x "$bin/coredns" ]; then
   say "deploying CoreDNS (kube-system/coredns, Service kube-dns at $dns_ip)"
@@ -674,8 +697,10 @@ EOF
     done
     say "without it, smoke-n1 reaches smoke-$last again"
   fi
-  if [ -x "$bin/snapshot-controller" ]; then
-    # No CSI driver yet: a VolumeSnapshot of a class that does not exist must get the controller's
+  if [ -x "$bin/csi-provisioner" ] && [ -x "$bin/csi-snapshotter" ] && [ -x "$bin/kube-scheduler" ]; then
+    storage_smoke
+  elif [ -x "$bin/snapshot-controller" ]; then
+    # No CSI driver: a VolumeSnapshot of a class that does not exist must get the controller's
     # error in its status, which shows the controller watching and writing.
     k apply -f - >/dev/null <<EOF
 apiVersion: snapshot.storage.k8s.io/v1
