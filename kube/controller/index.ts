@@ -1,6 +1,7 @@
 // Controller building blocks shared by the operator and devnode.
 export { Informer, keyOf, splitKey, isStatus, ignoring, scopesOf } from './informer.ts';
 export type { WatchScope } from './informer.ts';
+export { Indexer, type IndexFunc } from './indexer.ts';
 export {
   Controller,
   ownerByLabel,
