@@ -93,7 +93,8 @@ async function errorBody(res: Response): Promise<Record<string, unknown>> {
   const text = await res.text();
   try {
     const parsed = JSON.parse(text) as unknown;
-    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
   } catch {
     // not JSON
   }

@@ -23,7 +23,9 @@ export class ToolFailure extends Error {
 
 /** A successful answer: text as it is, anything else as JSON. */
 export function answer(value: unknown): CallToolResult {
-  return { content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }] };
+  return {
+    content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }],
+  };
 }
 
 /** A tool error: the API's refusal as `{status, error, message, …}`, or why the API was not reached. */
@@ -34,8 +36,11 @@ export function failure(err: unknown): CallToolResult {
       : err instanceof ToolFailure
         ? { error: err.code, message: err.message }
         : err instanceof Error && err.name === 'AbortError'
-        ? { error: 'canceled', message: 'the call was canceled' }
-        : { error: 'unavailable', message: `the API could not be reached: ${(err as Error).message ?? String(err)}` };
+          ? { error: 'canceled', message: 'the call was canceled' }
+          : {
+              error: 'unavailable',
+              message: `the API could not be reached: ${(err as Error).message ?? String(err)}`,
+            };
   return { isError: true, content: [{ type: 'text', text: JSON.stringify(body) }] };
 }
 

@@ -47,9 +47,14 @@ export function mcpRoutes(opts: { dispatch: Dispatch; version: string }): Hono {
 
   // Stateless: no stream of the server's own to open (GET), no session to end (DELETE).
   app.on(['GET', 'DELETE'], '/', () => {
-    throw new HttpError(405, 'method_not_allowed', 'the MCP endpoint takes POST only (stateless Streamable HTTP)', {
-      headers: { allow: 'POST' },
-    });
+    throw new HttpError(
+      405,
+      'method_not_allowed',
+      'the MCP endpoint takes POST only (stateless Streamable HTTP)',
+      {
+        headers: { allow: 'POST' },
+      },
+    );
   });
 
   return app;

@@ -53,7 +53,8 @@ export function agentTools(server: McpServer, api: Api): void {
           signal,
         });
         const run = await collect(res);
-        if (!run.last) throw new ToolFailure(run.error?.code ?? 'sandbox_error', run.error?.message ?? 'no exit');
+        if (!run.last)
+          throw new ToolFailure(run.error?.code ?? 'sandbox_error', run.error?.message ?? 'no exit');
         return answer({
           invokeId: run.start?.invokeId,
           ...run.last,
@@ -95,7 +96,9 @@ async function collect(res: Response): Promise<Collected> {
 function outputs(run: Collected): Record<string, string> {
   const stdout = run.stdout.result();
   const stderr = run.stderr.result();
-  const notes = [stdout.note && `stdout: ${stdout.note}`, stderr.note && `stderr: ${stderr.note}`].filter(Boolean);
+  const notes = [stdout.note && `stdout: ${stdout.note}`, stderr.note && `stderr: ${stderr.note}`].filter(
+    Boolean,
+  );
   return {
     stdout: stdout.text,
     stderr: stderr.text,

@@ -2,7 +2,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ExecRequest, ExecTimeout, PortRequest, type ExecResult } from '../../core/index.ts';
-import { filePath, sandboxPath, type Api } from '../api.ts';
+import { ApiFailure, filePath, sandboxPath, type Api } from '../api.ts';
 import { MAX_TOOL_OUTPUT, answer, clip, guarded } from '../results.ts';
 import { Target, nsQuery } from './target.ts';
 
@@ -67,11 +67,21 @@ export function codeTools(server: McpServer, api: Api): void {
     (args, { signal }) =>
       guarded(async () => {
         const range = `bytes=${args.offset}-${args.offset + MAX_TOOL_OUTPUT - 1}`;
-        const res = await api.send('GET', filePath(args.sandbox, args.path), {
-          query: nsQuery(args),
-          headers: { range },
-          signal,
-        });
+        const res = await api
+          .send('GET', filePath(args.sandbox, args.path), {
+            query: nsQuery(args),
+            headers: { range },
+            signal,
+          })
+          .catch((err: unknown) => {
+            // No byte at `offset`: an empty file, or a read past the end.
+            if (err instanceof ApiFailure && err.status === 416) return undefined;
+            throw err;
+          });
+        if (!res)
+          return answer(
+            args.offset === 0 ? '' : { content: '', note: `offset ${args.offset} is past the end` },
+          );
         if (res.headers.get('content-type')?.startsWith('application/json')) return answer(await res.json());
         const bytes = new Uint8Array(await res.arrayBuffer());
         const total = Number(res.headers.get('content-range')?.split('/')[1] ?? bytes.length);
@@ -106,7 +116,9 @@ export function codeTools(server: McpServer, api: Api): void {
     (args, { signal }) =>
       guarded(async () => {
         const body =
-          args.encoding === 'base64' ? Buffer.from(args.content, 'base64') : Buffer.from(args.content, 'utf8');
+          args.encoding === 'base64'
+            ? Buffer.from(args.content, 'base64')
+            : Buffer.from(args.content, 'utf8');
         return answer(
           await api.json('PUT', filePath(args.sandbox, args.path), {
             body,
@@ -120,10 +132,9 @@ export function codeTools(server: McpServer, api: Api): void {
   server.registerTool(
     'list_files',
     {
-      description: 'List a folder of a sandbox’s workspace: each entry’s name, path, size, type, mode and time.',
-      inputSchema: z
-        .object({ ...Target, path: AbsolutePath.default('/workspace') })
-        .strict(),
+      description:
+        'List a folder of a sandbox’s workspace: each entry’s name, path, size, type, mode and time.',
+      inputSchema: z.object({ ...Target, path: AbsolutePath.default('/workspace') }).strict(),
       annotations: { readOnlyHint: true },
     },
     (args, { signal }) =>

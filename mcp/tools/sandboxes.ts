@@ -14,7 +14,8 @@ export function sandboxTools(server: McpServer, api: Api): void {
   server.registerTool(
     'list_templates',
     {
-      description: 'List the sandbox templates a sandbox can be created from (cluster-wide and the namespace’s).',
+      description:
+        'List the sandbox templates a sandbox can be created from (cluster-wide and the namespace’s).',
       inputSchema: z.object(InNamespace).strict(),
       annotations: { readOnlyHint: true },
     },
@@ -74,7 +75,11 @@ export function sandboxTools(server: McpServer, api: Api): void {
   );
 
   for (const [name, verb, description] of [
-    ['stop_sandbox', 'stop', 'Stop a sandbox: its process ends, its workspace is kept (resume starts it again).'],
+    [
+      'stop_sandbox',
+      'stop',
+      'Stop a sandbox: its process ends, its workspace is kept (resume starts it again).',
+    ],
     ['resume_sandbox', 'resume', 'Resume a stopped sandbox.'],
   ] as const) {
     server.registerTool(
@@ -82,7 +87,9 @@ export function sandboxTools(server: McpServer, api: Api): void {
       { description, inputSchema: z.object(Target).strict(), annotations: { idempotentHint: true } },
       (args, { signal }) =>
         guarded(async () =>
-          answer(await api.json('POST', sandboxPath(args.sandbox, `/${verb}`), { query: nsQuery(args), signal })),
+          answer(
+            await api.json('POST', sandboxPath(args.sandbox, `/${verb}`), { query: nsQuery(args), signal }),
+          ),
         ),
     );
   }
@@ -115,7 +122,10 @@ async function untilRunning(
     const phase = s.status?.phase;
     if (phase === 'Running') return s;
     if (phase === 'Error')
-      throw new ToolFailure('sandbox_error', `sandbox ${name} is in phase Error: ${s.status?.message ?? 'no message'}`);
+      throw new ToolFailure(
+        'sandbox_error',
+        `sandbox ${name} is in phase Error: ${s.status?.message ?? 'no message'}`,
+      );
     if (Date.now() >= deadline || signal.aborted)
       throw new ToolFailure(
         'timeout',

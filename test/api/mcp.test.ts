@@ -26,6 +26,10 @@ import { SLOW, reachable } from './code-mode.ts';
 const ns = useNamespace('mcp');
 useDevnode(ns);
 const template = useClusterTemplate('mcp', ns, { command: ['sleep', '86400'] });
+/** Serves /workspace on 8080: a forwarded port with something behind it. */
+const web = useClusterTemplate('mcp-web', ns, {
+  command: ['python3', '-m', 'http.server', '8080', '--bind', '127.0.0.1', '--directory', '/workspace'],
+});
 useOperator(ns, { identity: 'mcp-test', logger: pino({ level: 'silent' }) });
 let api: TestApi;
 let base: string;
@@ -194,8 +198,148 @@ describe.each([
     const deleted = await call(alice, 'delete_sandbox', { sandbox: name, namespace: ns.name });
     expect(deleted.isError, deleted.text).toBe(false);
     await waitFor(
-      async () => (await call(alice, 'get_sandbox', { sandbox: name, namespace: ns.name })).json.error === 'not_found',
+      async () =>
+        (await call(alice, 'get_sandbox', { sandbox: name, namespace: ns.name })).json.error === 'not_found',
       { timeoutMs: SLOW, describe: () => `sandbox ${name} gone` },
     );
+  }, 300_000);
+});
+
+describe('MCP tools over Streamable HTTP, past the must-show path', () => {
+  let alice: Client;
+  beforeAll(async () => {
+    alice = await overHttp(api.keys.alice, 'alice');
+  }, SLOW);
+  afterAll(async () => alice?.close());
+
+  test('the endpoint: POST only, the API’s authentication and body bound, a bad tool call is a tool error', async () => {
+    const url = `${base}/api/v1/mcp`;
+    const get = await fetch(url, { headers: { 'x-api-key': api.keys.alice, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+    expect(await get.json()).toEqual({
+      error: 'method_not_allowed',
+      message: 'the MCP endpoint takes POST only (stateless Streamable HTTP)',
+    });
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' });
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+    const anonymous = await fetch(url, { method: 'POST', headers, body: list });
+    expect(anonymous.status).toBe(401);
+    expect(await anonymous.json()).toMatchObject({ error: 'unauthenticated' });
+    const big = await fetch(url, {
+      method: 'POST',
+      headers: { ...headers, 'x-api-key': api.keys.alice },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/list',
+        params: { pad: 'x'.repeat(1024 * 1024) },
+      }),
+    });
+    expect(big.status).toBe(413);
+    expect(await big.json()).toMatchObject({ error: 'payload_too_large' });
+
+    // Input the tool's schema refuses, and a sandbox that does not exist: tool errors, and
+    // the client goes on.
+    const bad = await alice.callTool({ name: 'exec', arguments: { sandbox: 'Not A Name', command: 'true' } });
+    expect(bad.isError).toBe(true);
+    const none = await call(alice, 'exec', { sandbox: 'mcp-none', namespace: ns.name, command: 'true' });
+    expect(none).toMatchObject({ isError: true, json: { status: 404, error: 'not_found' } });
+    expect((await alice.listTools()).tools.length).toBe(TOOLS.length);
+  });
+
+  test('exec output past the bound, a file read in windows, a forwarded port’s preview URL, the audit names alice', async () => {
+    const name = `mcp-code-${randomBytes(3).toString('hex')}`;
+    const created = await call(alice, 'create_sandbox', {
+      name,
+      namespace: ns.name,
+      templateRef: { name: web },
+    });
+    expect(created.json, created.text).toMatchObject({ status: { phase: 'Running' } });
+    await reachable(api, ns, name);
+    const target = { sandbox: name, namespace: ns.name };
+
+    const long = await call(alice, 'exec', { ...target, command: "head -c 100000 /dev/zero | tr '\\0' a" });
+    expect(long.isError, long.text).toBe(false);
+    const stdout = long.json.stdout as string;
+    expect(stdout).toBe(`${'a'.repeat(16384)}\n[… 67232 characters cut …]\n${'a'.repeat(16384)}`);
+    expect(long.json.note).toBe(
+      'stdout: 67232 of 100000 characters were cut from the middle (at most 32768 are answered)',
+    );
+    expect(long.json).toMatchObject({ exitCode: 0, truncated: false });
+
+    await call(alice, 'exec', {
+      ...target,
+      command: 'seq 1 20000 > /workspace/seq.txt; : > /workspace/empty',
+    });
+    const first = await call(alice, 'read_file', { ...target, path: '/workspace/seq.txt' });
+    expect(first.json.content).toBe(
+      Array.from({ length: 20000 }, (_, i) => `${i + 1}\n`)
+        .join('')
+        .slice(0, 32768),
+    );
+    expect(first.json.note).toBe('bytes 0–32767 of 108894: read on with offset 32768');
+    const rest = await call(alice, 'read_file', { ...target, path: '/workspace/seq.txt', offset: 98304 });
+    expect(rest.text.endsWith('19999\n20000\n')).toBe(true);
+    expect(await call(alice, 'read_file', { ...target, path: '/workspace/empty' })).toMatchObject({
+      isError: false,
+      text: '',
+    });
+    const listing = await call(alice, 'list_files', target);
+    expect((listing.json.entries as { name: string }[]).map((e) => e.name)).toEqual(
+      expect.arrayContaining(['seq.txt', 'empty']),
+    );
+
+    const port = await call(alice, 'forward_port', { ...target, port: 8080 });
+    expect(port.isError, port.text).toBe(false);
+    const previewUrl = `${base}/api/v1/sandboxes/${name}/preview/8080/?namespace=${ns.name}`;
+    expect(port.json).toMatchObject({ port: 8080, previewUrl });
+    await waitFor(
+      async () => (await fetch(previewUrl, { headers: { 'x-api-key': api.keys.alice } })).status === 200,
+      { timeoutMs: SLOW, describe: () => `${previewUrl} answers 200` },
+    );
+    expect(await (await fetch(previewUrl, { headers: { 'x-api-key': api.keys.alice } })).text()).toContain(
+      'Directory listing',
+    );
+
+    const audit = await fetch(`${base}/api/v1/audit/events?namespace=${ns.name}&sandbox=${name}`, {
+      headers: { 'x-api-key': api.keys.admin },
+    });
+    const records = ((await audit.json()) as { items: { reason: string; actor: string | null }[] }).items;
+    const execs = records.filter((r) => r.reason === 'SandboxExec');
+    expect(execs.length).toBeGreaterThan(0);
+    expect(new Set(execs.map((r) => r.actor))).toEqual(new Set(['alice']));
+    await call(alice, 'delete_sandbox', target);
+  }, 300_000);
+
+  test('configure and invoke an agent sandbox', async () => {
+    const name = `mcp-agent-${randomBytes(3).toString('hex')}`;
+    const created = await call(alice, 'create_sandbox', {
+      name,
+      namespace: ns.name,
+      templateRef: { name: template },
+      mode: 'agent',
+    });
+    expect(created.json, created.text).toMatchObject({ status: { phase: 'Running' } });
+    await reachable(api, ns, name);
+    const target = { sandbox: name, namespace: ns.name };
+    const configured = await call(alice, 'configure_agent', {
+      ...target,
+      files: [{ path: '/workspace/agent.sh', content: 'echo working >&2; tr a-z A-Z\n' }],
+      entrypoint: ['sh', '/workspace/agent.sh'],
+      installCommand: ['sh', '-c', 'echo installed'],
+    });
+    expect(configured.isError, configured.text).toBe(false);
+    expect(configured.json).toMatchObject({ installExitCode: 0, stdout: 'installed\n', skipped: false });
+    const invoked = await call(alice, 'invoke_agent', { ...target, input: 'hello mcp' });
+    expect(invoked.isError, invoked.text).toBe(false);
+    expect(invoked.json).toMatchObject({
+      invokeId: expect.any(String) as string,
+      exitCode: 0,
+      reason: 'completed',
+      stdout: 'HELLO MCP',
+      stderr: 'working\n',
+    });
+    await call(alice, 'delete_sandbox', target);
   }, 300_000);
 });
