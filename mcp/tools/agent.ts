@@ -79,12 +79,14 @@ async function collect(res: Response): Promise<Collected> {
   const run: Collected = { stdout: new Clipped(), stderr: new Clipped() };
   const parser = new SseParser();
   const decoder = new TextDecoder();
-  for await (const chunk of res.body ?? []) {
+  const body = (res.body ?? []) as AsyncIterable<Uint8Array>;
+  for await (const chunk of body) {
     for (const m of parser.push(decoder.decode(chunk, { stream: true }))) {
       const data = JSON.parse(m.data) as Record<string, unknown>;
       if (m.event === 'start') run.start = data;
       else if (m.event === 'log') {
-        run[data.stream === 'stderr' ? 'stderr' : 'stdout'].push(String(data.data ?? ''));
+        const text = typeof data.data === 'string' ? data.data : '';
+        run[data.stream === 'stderr' ? 'stderr' : 'stdout'].push(text);
       } else if (m.event === 'error') run.error = data as Collected['error'];
       else if (m.event === 'exit' || m.event === 'result') run.last = data;
     }
