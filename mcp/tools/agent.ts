@@ -39,7 +39,8 @@ export function agentTools(server: McpServer, api: Api): void {
       description:
         `Invoke a configured agent sandbox's entrypoint with \`input\` as its stdin; answers once it exits with its exit code, ` +
         `stdout and stderr (each up to ${MAX_TOOL_OUTPUT} characters, head and tail).`,
-      inputSchema: InvokeQuery.extend({
+      // Only the query's timeout: a detached invoke answers differently and is its own tool.
+      inputSchema: InvokeQuery.pick({ timeout: true }).extend({
         ...Target,
         input: z.string().default('').describe('The entrypoint’s stdin, as UTF-8 text'),
       }),
