@@ -13,6 +13,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { waitFor } from '../controlplane/index.ts';
 import {
+  OidcIssuer,
   startTestApi,
   useClusterTemplate,
   useDevnode,
@@ -31,18 +32,24 @@ const web = useClusterTemplate('mcp-web', ns, {
   command: ['python3', '-m', 'http.server', '8080', '--bind', '127.0.0.1', '--directory', '/workspace'],
 });
 useOperator(ns, { identity: 'mcp-test', logger: pino({ level: 'silent' }) });
+const issuer = new OidcIssuer();
 let api: TestApi;
 let base: string;
 let home: string;
 
 beforeAll(async () => {
   assertBuilt();
-  api = await startTestApi(ns, { statusWaitMs: SLOW });
+  await issuer.start();
+  api = await startTestApi(ns, {
+    statusWaitMs: SLOW,
+    oidc: { issuer: issuer.url, adminGroup: 'svc-admins' },
+  });
   base = await api.serve();
   home = await mkdtemp(join(tmpdir(), 'svc-test-mcp-'));
 }, SLOW);
 afterAll(async () => {
   await api?.close();
+  await issuer.stop();
   if (home) await rm(home, { recursive: true, force: true });
 }, 30_000);
 
@@ -66,16 +73,17 @@ const TOOLS = [
 
 type Connect = (key: string, who: string) => Promise<Client>;
 
-/** The SDK's client over Streamable HTTP, its key in every request's X-API-Key. */
-const overHttp: Connect = async (key) => {
+/** The SDK's client over Streamable HTTP, its credential header in every request. */
+async function connectHttp(headers: Record<string, string>): Promise<Client> {
   const client = new Client({ name: 'svc-test', version: '1.0.0' });
   await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), {
-      requestInit: { headers: { 'x-api-key': key } },
-    }),
+    new StreamableHTTPClientTransport(new URL(`${base}/api/v1/mcp`), { requestInit: { headers } }),
   );
   return client;
-};
+}
+
+/** Over Streamable HTTP with an API key. */
+const overHttp: Connect = (key) => connectHttp({ 'x-api-key': key });
 
 /** The SDK's client spawning `dist/sbx mcp`, signed in by the environment as a user would be. */
 const overStdio: Connect = async (key, who) => {
@@ -342,4 +350,45 @@ describe('MCP tools over Streamable HTTP, past the must-show path', () => {
     });
     await call(alice, 'delete_sandbox', target);
   }, 300_000);
+});
+
+describe('MCP over Streamable HTTP with OIDC bearer tokens', () => {
+  test(
+    'the token’s user is the caller of every tool call: owner-or-admin as with keys',
+    async () => {
+      const bearer = async (sub: string, groups: string[] = []) =>
+        connectHttp({ authorization: `Bearer ${await issuer.token({ sub, groups })}` });
+      const alice = await bearer('alice');
+      const bob = await bearer('bob');
+      const admin = await bearer('carol', ['svc-admins']);
+      try {
+        const name = `mcp-oidc-${randomBytes(3).toString('hex')}`;
+        const target = { sandbox: name, namespace: ns.name };
+        const created = await call(alice, 'create_sandbox', {
+          name,
+          namespace: ns.name,
+          templateRef: { name: template },
+          wait: false,
+        });
+        expect(created.isError, created.text).toBe(false);
+        expect(created.json).toMatchObject({ sandboxId: name, spec: { createdBy: 'alice' } });
+        expect(await call(bob, 'get_sandbox', target)).toMatchObject({
+          isError: true,
+          json: { status: 403, error: 'forbidden', message: `sandbox ${name} belongs to another user` },
+        });
+        expect(await call(admin, 'get_sandbox', target)).toMatchObject({
+          isError: false,
+          json: { sandboxId: name },
+        });
+        // The same user with a key sees it too: one identity, whichever credential.
+        const byKey = await overHttp(api.keys.alice, 'alice');
+        expect(await call(byKey, 'get_sandbox', target)).toMatchObject({ isError: false });
+        await byKey.close();
+        expect(await call(alice, 'delete_sandbox', target)).toMatchObject({ isError: false });
+      } finally {
+        await Promise.all([alice.close(), bob.close(), admin.close()]);
+      }
+    },
+    SLOW,
+  );
 });
