@@ -12,6 +12,8 @@ export interface ApiTarget {
   dispatch: Dispatch;
   /** The namespace of calls that name none (else the API's default). */
   namespace?: string;
+  /** Aborts every call in flight: the MCP request's own client went away. */
+  signal?: AbortSignal;
 }
 
 /** A refusal of the API: its status and its body's `error` code and `message`. */
@@ -68,12 +70,13 @@ export class Api {
       if (!headers.has('content-type')) headers.set('content-type', 'application/octet-stream');
       body = opts.body as RequestInit['body'];
     }
+    const signals = [opts.signal, this.#target.signal].filter((s): s is AbortSignal => s !== undefined);
     const res = await this.#target.dispatch(
       new Request(this.url(path, opts.query), {
         method,
         headers,
         ...(body !== undefined ? { body } : {}),
-        ...(opts.signal ? { signal: opts.signal } : {}),
+        ...(signals.length > 0 ? { signal: AbortSignal.any(signals) } : {}),
       }),
     );
     if (res.ok) return res;

@@ -26,6 +26,8 @@ export function mcpRoutes(opts: { dispatch: Dispatch; version: string }): Hono {
       target: {
         // Preview URLs are the caller's: the origin it reached this API at.
         base: `${new URL(c.req.url).origin}/api/v1`,
+        // A client that goes away mid-call ends the call's exec or invoke, as over HTTP.
+        signal: c.req.raw.signal,
         dispatch: (request) => {
           for (const [name, value] of credentials) request.headers.set(name, value);
           return opts.dispatch(request);

@@ -320,6 +320,49 @@ describe('MCP tools over Streamable HTTP, past the must-show path', () => {
     await call(alice, 'delete_sandbox', target);
   }, 300_000);
 
+  test('an MCP client that goes away mid-exec ends the command (SIGTERM), as an HTTP client does', async () => {
+    const name = `mcp-gone-${randomBytes(3).toString('hex')}`;
+    const created = await call(alice, 'create_sandbox', {
+      name,
+      namespace: ns.name,
+      templateRef: { name: template },
+    });
+    expect(created.json, created.text).toMatchObject({ status: { phase: 'Running' } });
+    await reachable(api, ns, name);
+    const target = { sandbox: name, namespace: ns.name };
+    const script =
+      "trap 'echo term > /workspace/term; exit 143' TERM; echo up > /workspace/up; while :; do sleep 0.05; done";
+    const gone = new AbortController();
+    const request = fetch(`${base}/api/v1/mcp`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'x-api-key': api.keys.alice,
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'exec', arguments: { ...target, command: script } },
+      }),
+      signal: gone.signal,
+    }).catch((err: unknown) => err);
+    const cat = async (path: string) =>
+      (await call(alice, 'exec', { ...target, command: `cat ${path} 2>/dev/null || true` })).json.stdout;
+    await waitFor(async () => (await cat('/workspace/up')) === 'up\n', {
+      timeoutMs: SLOW,
+      describe: () => 'the command started',
+    });
+    gone.abort();
+    expect(await request).toBeInstanceOf(Error);
+    await waitFor(async () => (await cat('/workspace/term')) === 'term\n', {
+      timeoutMs: 30_000,
+      describe: () => 'the command got SIGTERM',
+    });
+    await call(alice, 'delete_sandbox', target);
+  }, 300_000);
+
   test('configure and invoke an agent sandbox', async () => {
     const name = `mcp-agent-${randomBytes(3).toString('hex')}`;
     const created = await call(alice, 'create_sandbox', {
