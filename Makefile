@@ -132,7 +132,7 @@ dist/sandboxd: $(SANDBOXD_SOURCES)
 
 # sbx, the command line (cli/), as one executable: dist/sbx (cli/build.ts: an esbuild bundle
 # made a Node single-executable application). Rebuilt only when its sources change.
-CLI_SOURCES := $(shell find cli clients/typescript core/sse -name '*.ts' ! -name '*.test.ts') package.json package-lock.json
+CLI_SOURCES := $(shell find cli clients/typescript core mcp -name '*.ts' ! -name '*.test.ts') package.json package-lock.json
 cli-binary: dist/sbx
 dist/sbx: node_modules/.stamp $(CLI_SOURCES)
 	$(NODE) cli/build.ts

@@ -15,6 +15,7 @@ import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { UserSlots, perUserConcurrency } from './limits/index.ts';
 import { requestLog } from './logging/index.ts';
+import { mcpRoutes } from './mcp/index.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { portRoutes } from './ports/index.ts';
 import { previewCredentials, previewRoutes } from './preview/index.ts';
@@ -79,6 +80,8 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));
   v1.route('/governance', governanceRoutes(deps));
+  // Each MCP tool call is dispatched back into this app as the caller (api/mcp).
+  v1.route('/mcp', mcpRoutes({ dispatch: (request) => Promise.resolve(app.fetch(request)), version: 'v1' }));
   app.route('/api/v1', v1);
   if (deps.console) app.route('/', consoleRoutes(deps.console));
   return app;

@@ -316,6 +316,13 @@ Examples:
       .action(lazy(async () => (await import('./commands/sandboxes.ts')).ports)),
     ['sbx ports dev'],
   );
+  examples(
+    sbx
+      .command('mcp')
+      .description('serve svc’s MCP server over stdio, for a local MCP client (docs/mcp.md)')
+      .action(lazy(async () => (await import('./commands/mcp.ts')).mcp)),
+    ['sbx mcp', 'sbx --context prod mcp'],
+  );
 
   // Admin
   const policy = sbx.command('policy').description('governance policies (admins), YAML in and out');

@@ -525,7 +525,17 @@ export function openApiDocument(): Record<string, unknown> {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'svc', version: 'v1', description: 'Kubernetes-native sandbox orchestration API' },
+    info: {
+      title: 'svc',
+      version: 'v1',
+      description:
+        'Kubernetes-native sandbox orchestration API. Its tools are also served over the Model Context Protocol ' +
+        'at `POST /api/v1/mcp` (Streamable HTTP, stateless, JSON answers; the same credentials, owner-or-admin ' +
+        'rules, 1 MiB body bound and audit as every endpoint): an MCP client speaks JSON-RPC there, so it is not ' +
+        'an operation of this document (docs/mcp.md).',
+    },
+    // Where the MCP endpoint is, for tools that read this document.
+    'x-mcp': { path: '/mcp', transport: 'streamable-http', docs: 'docs/mcp.md' },
     servers: [{ url: '/api/v1' }],
     security: [{ apiKey: [] }, { bearer: [] }],
     paths,

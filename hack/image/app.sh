@@ -10,7 +10,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: app.sh OUT_DIR}
 # check.sh imports every module copied here with only these dependencies installed, so a
 # folder missing from this list, or a devDependency imported at run time, fails it.
-folders=(cmd core kube operator api webhook telemetry sandboxd devnode)
+folders=(cmd core kube operator api webhook telemetry sandboxd devnode mcp)
 mkdir -p "$out"
 (cd "$root" && find "${folders[@]}" -type f ! -name '*.test.ts' -print0 | xargs -0 cp --parents -t "$out")
 cp "$root/package.json" "$root/package-lock.json" "$out/"

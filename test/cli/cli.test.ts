@@ -124,7 +124,7 @@ describe('sbx against the whole stack', () => {
     const commands = [...listed.matchAll(/^ {2}([a-z-]+)(?:\|[a-z]+)? /gm)]
       .map((m) => m[1]!)
       .filter((c) => c !== 'help');
-    expect(commands).toHaveLength(23);
+    expect(commands).toHaveLength(24);
     expect(commands).toEqual(
       expect.arrayContaining(['login', 'exec', 'shell', 'cp', 'port-forward', 'policy', 'audit']),
     );
