@@ -40,8 +40,11 @@ kube:
 # `make images` builds the svc image (the Dockerfile's runtime stage) and the sample templates'
 # Debian images without a registry and imports them into that cluster's nodes (cached: a
 # second run only imports).
-.PHONY: cluster cluster-down images
-cluster: kube
+.PHONY: cluster cluster-preflight cluster-down images
+# What the machine must allow (root, namespaces, cgroups, …), said before anything is built.
+cluster-preflight:
+	@bash hack/cluster/preflight.sh
+cluster: cluster-preflight kube
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	@NODES=$${NODES:-2} bash hack/cluster/up.sh

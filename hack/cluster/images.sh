@@ -90,6 +90,10 @@ cached() {
       touch "$dir.tmp/.done"
       rm -rf "$dir"
       mv "$dir.tmp" "$dir"
+      # Older builds of this image: the two newest stay (a branch switched to and back).
+      local old
+      ls -1dt "$cache/$name-"$(printf '[0-9a-f]%.0s' {1..16}) | grep -vx "$dir" | tail -n +2 |
+        while read -r old; do rm -rf "$old"; done || true
     fi
     exec {lock}>&-
     rm -f "$cache/.lock-$name-$key"
@@ -113,7 +117,8 @@ debian_build() {
     opts+=('--dpkgopt=path-include=/usr/share/doc/*/copyright')
   fi
   mmdebstrap --quiet --variant=minbase --mode=root --format=tar --skip=output/dev "${opts[@]}" \
-    bookworm "$out/rootfs.tar" "${sources[@]}"
+    bookworm "$out/rootfs.tar" "${sources[@]}" ||
+    die "mmdebstrap could not make bookworm from ${sources[*]} (above): is that mirror reachable from here? SVC_IMAGES_SOURCES names another"
   umoci init --layout "$out/oci"
   umoci new --image "$out/oci:image"
   umoci raw add-layer --image "$out/oci:image" --history.created_by "mmdebstrap --variant=minbase bookworm${opts:+ (slim)}" \
@@ -204,55 +209,56 @@ svc=$(cached "svc-$version" "$(svc_key)" svc_build)
 phase "localhost/svc/svc:$version ready ($(du -sh "$svc/oci" | cut -f1) packed)"
 
 # --- import into every node's containerd, skipping a node that has the same image -------------
-# import OCI NAME TAG...: NAME:TAG for each TAG, from the layout's tags of the same names (the
-# Debian layouts' one tag `image` is renamed by importing it under NAME with the tag given).
 manifest() { # OCI TAG -> the manifest's digest
   "$node" -e '
     const index = require(process.argv[1] + "/index.json");
     const m = index.manifests.find((d) => d.annotations?.["org.opencontainers.image.ref.name"] === process.argv[2]);
     console.log(m ? m.digest : "");' "$1" "$2"
 }
-import() { # OCI NAME LAYOUT-TAG TAG...: NAME:TAG for each TAG
-  local oci=$1 name=$2 from=$3 want nn sock have tag todo
-  shift 3
+# import NODE OCI NAME LAYOUT-TAG TAG...: the layout's image tagged LAYOUT-TAG as NAME:TAG for
+# each TAG, unless the node has each of them at that digest already.
+import() {
+  local nn=$1 oci=$2 name=$3 from=$4 sock=$state/$1/containerd.sock want have tag todo=() tmp
+  shift 4
   want=$(manifest "$oci" "$from")
   [ -n "$want" ] || die "$oci has no tag $from"
-  for nn in $NODES; do
-    sock=$state/$nn/containerd.sock
-    todo=()
-    for tag in "$@"; do
-      have=$(ctr --address "$sock" -n k8s.io images ls "name==$name:$tag" | awk 'NR > 1 {print $3}')
-      [ "$have" = "$want" ] || todo+=("$tag")
-    done
-    ((${#todo[@]})) || {
-      say "$nn has $name:${*// /,:} ($want)"
-      continue
-    }
-    # The archive holds the layout's tag; ctr names it NAME:TAG (--base-name), then the other
-    # tags are the same image under more names.
-    (
-      set -o pipefail
-      tmp=$(mktemp -d)
-      trap 'rm -rf "$tmp"' EXIT
-      cp -a "$oci/index.json" "$oci/oci-layout" "$tmp/"
-      "$node" -e '
-        const fs = require("node:fs"), f = process.argv[1] + "/index.json";
-        const index = JSON.parse(fs.readFileSync(f, "utf8"));
-        index.manifests = index.manifests.filter((d) => d.annotations?.["org.opencontainers.image.ref.name"] === process.argv[2]);
-        index.manifests[0].annotations["org.opencontainers.image.ref.name"] = process.argv[3];
-        fs.writeFileSync(f, JSON.stringify(index));' "$tmp" "$from" "${todo[0]}"
-      tar -cf - -C "$tmp" index.json oci-layout -C "$oci" blobs |
-        ctr --address "$sock" -n k8s.io images import --base-name "$name" - >/dev/null
-    )
-    for tag in "${todo[@]:1}"; do
-      ctr --address "$sock" -n k8s.io images tag --force "$name:${todo[0]}" "$name:$tag" >/dev/null
-    done
-    say "$nn: imported $name:${todo[*]}"
+  for tag in "$@"; do
+    have=$(ctr --address "$sock" -n k8s.io images ls "name==$name:$tag" | awk 'NR > 1 {print $3}')
+    [ "$have" = "$want" ] || todo+=("$tag")
   done
+  if ((${#todo[@]} == 0)); then
+    say "$nn has $name:$(IFS=,; echo "$*") (${want:7:12})"
+    return
+  fi
+  # ctr names an OCI archive's image by its ref.name under --base-name: an archive holding this
+  # one image named by the first tag, then the other tags as more names of the same image.
+  tmp=$(mktemp -d)
+  cp "$oci/oci-layout" "$tmp/"
+  "$node" -e '
+    const fs = require("node:fs"), [file, from, to] = process.argv.slice(1);
+    const index = JSON.parse(fs.readFileSync(file, "utf8"));
+    index.manifests = index.manifests.filter((d) => d.annotations?.["org.opencontainers.image.ref.name"] === from);
+    index.manifests[0].annotations["org.opencontainers.image.ref.name"] = to;
+    fs.writeFileSync(process.argv[4], JSON.stringify(index));' "$oci/index.json" "$from" "${todo[0]}" "$tmp/index.json"
+  tar -cf - -C "$tmp" index.json oci-layout -C "$oci" blobs |
+    ctr --address "$sock" -n k8s.io images import --base-name "$name" - >/dev/null
+  rm -rf "$tmp"
+  for tag in "${todo[@]:1}"; do
+    ctr --address "$sock" -n k8s.io images tag --force "$name:${todo[0]}" "$name:$tag" >/dev/null
+  done
+  say "$nn: imported $name:$(IFS=,; echo "${todo[*]}") (${want:7:12})"
 }
-import "$full/oci" docker.io/library/debian image bookworm
-import "$slim/oci" docker.io/library/debian image bookworm-slim
-import "$svc/oci" localhost/svc/svc "$version" "$version" dev
+# The nodes side by side: unpacking is most of the time, and each node's containerd does its own.
+pids=()
+for nn in $NODES; do
+  (
+    import "$nn" "$full/oci" docker.io/library/debian image bookworm
+    import "$nn" "$slim/oci" docker.io/library/debian image bookworm-slim
+    import "$nn" "$svc/oci" localhost/svc/svc "$version" "$version" dev
+  ) &
+  pids+=($!)
+done
+for p in "${pids[@]}"; do wait "$p" || die "importing into a node failed (above)"; done
 phase "imported into $NODES"
 
 if [ "${IMAGES_CHECK:-1}" != 0 ]; then
