@@ -2,7 +2,7 @@
 // prerequisite saying what to do. Each missing prerequisite is made real for one run of the
 // script — as another user, or in a mount namespace of the test's own where a tmpfs or a bind
 // hides what the machine has — never by a switch in the script.
-import { execFile } from 'node:child_process';
+import { execFile, type ExecFileException } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -23,14 +23,14 @@ afterAll(async () => {
 /** Runs `sh -c SETUP && bash preflight.sh` in a private mount namespace (as root). */
 function preflight(
   setup = 'true',
-  command = ['unshare', '--mount', '--propagation', 'private', 'sh', '-ec'],
+  [file, ...args]: [string, ...string[]] = ['unshare', '--mount', '--propagation', 'private', 'sh', '-ec'],
 ) {
   return new Promise<{ code: number; lines: string[] }>((done) => {
     execFile(
-      command[0],
-      [...command.slice(1), `${setup}\nexec bash "$0"`, script],
-      { timeout: 30_000 },
-      (err, _out, stderr) => {
+      file,
+      [...args, `${setup}\nexec bash "$0"`, script],
+      { timeout: 30_000, encoding: 'utf8' },
+      (err: ExecFileException | null, _out: string, stderr: string) => {
         const code = err ? (typeof err.code === 'number' ? err.code : -1) : 0;
         done({ code, lines: stderr.split('\n').filter(Boolean) });
       },
