@@ -8,10 +8,13 @@
 #   - each template image (debian:bookworm, debian:bookworm-slim) as the operator runs it:
 #     sandboxd copied in by an init container of the svc image as 65532, then `id && sh -c
 #     'echo ok'` and the copied sandboxd (static: it runs and asks for its token) as user 1000.
-#   hack/cluster/images-check.sh STATE VERSION
+#   hack/cluster/images-check.sh STATE VERSION TEMPLATE-IMAGE...
 set -euo pipefail
-state=${1:?usage: images-check.sh STATE VERSION}
-version=${2:?usage: images-check.sh STATE VERSION}
+usage="usage: images-check.sh STATE VERSION TEMPLATE-IMAGE..."
+state=${1:?$usage}
+version=${2:?$usage}
+shift 2
+(($#)) || { echo "$usage" >&2; exit 2; }
 say() { echo "hack/cluster: images: $*" >&2; }
 die() {
   say "$*"
@@ -32,6 +35,7 @@ done
 # The chart's container settings: no privilege, every capability dropped, a read-only root.
 secure='runAsGroup: 65532, allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: [ALL] }'
 pods=()
+declare -A image_of
 for nn in $NODES; do
   k -n "$ns" apply -f - >/dev/null <<EOF
 apiVersion: v1
@@ -62,7 +66,8 @@ spec:
   volumes: [{ name: tmp, emptyDir: {} }]
 EOF
   pods+=("svc-$nn")
-  for tag in bookworm bookworm-slim; do
+  for image in "$@"; do
+    tag=${image##*:}
     k -n "$ns" apply -f - >/dev/null <<EOF
 apiVersion: v1
 kind: Pod
@@ -80,7 +85,7 @@ spec:
       volumeMounts: [{ name: bin, mountPath: /svc-bin }]
   containers:
     - name: main
-      image: docker.io/library/debian:$tag
+      image: $image
       imagePullPolicy: Never
       command: [sh, -c, "id && sh -c 'echo ok' && { /svc-bin/sandboxd 2>&1 || true; } | head -n 1"]
       securityContext: { runAsUser: 1000, runAsGroup: 1000, runAsNonRoot: true, allowPrivilegeEscalation: false }
@@ -88,6 +93,7 @@ spec:
   volumes: [{ name: bin, emptyDir: {} }]
 EOF
     pods+=("$tag-$nn")
+    image_of[$tag-$nn]=$image
   done
 done
 t0=$(date +%s)
@@ -134,7 +140,7 @@ for p in "${pods[@]}"; do
       expect_log "$p" main '^uid=1000 gid=1000 groups=1000$'
       expect_log "$p" main '^ok$'
       expect_log "$p" main 'a token is required'
-      say "$node: debian:${p%-*} runs id, sh and the copied sandboxd as uid 1000 ($(($(date +%s) - t0))s)"
+      say "$node: ${image_of[$p]} runs id, sh and the copied sandboxd as uid 1000 ($(($(date +%s) - t0))s)"
       ;;
   esac
 done

@@ -8,9 +8,10 @@
 #                                        below plus the checkout's Node 24), /app by
 #                                        hack/image/app.sh, sandboxd, ENV, WORKDIR, USER,
 #                                        ENTRYPOINT and LABELs
-#   docker.io/library/debian:bookworm       the sample templates' images, built as Docker's are
-#   docker.io/library/debian:bookworm-slim  (mmdebstrap --variant=minbase; slim without docs,
-#                                           man pages and locales)
+#   debian:bookworm, debian:bookworm-slim   the sample templates' images, under the names
+#                                        config/samples gives them, built as Docker's are
+#                                        (mmdebstrap --variant=minbase; slim without docs, man
+#                                        pages and locales)
 # Debian packages come from the mirror this machine's apt uses. Each image is packed as an OCI
 # layout by umoci and cached under ~/.cache/svc/images/<name>-<key> (SVC_IMAGES_CACHE), the key
 # a digest of everything that goes into it, so a second run only imports, and skips a node
@@ -67,6 +68,13 @@ else
   done
 fi
 ((${#sources[@]})) || die "no Debian bookworm source in /etc/apt/sources.list{,.d}: set SVC_IMAGES_SOURCES to an apt sources file naming a Debian mirror"
+
+# The templates' images by the names the sample templates give them (a node never pulls them).
+template_image() { sed -n 's/^  image: *//p' "$repo/config/samples/clustersandboxtemplate-$1.yaml"; }
+full_ref=$(template_image default)
+slim_ref=$(template_image minimal)
+[[ $full_ref == */*debian:bookworm && $slim_ref == */*debian:bookworm-slim ]] ||
+  die "the sample templates name '$full_ref' and '$slim_ref'; images.sh makes a full reference to debian:bookworm and debian:bookworm-slim only"
 
 cache=${SVC_IMAGES_CACHE:-$HOME/.cache/svc/images}
 mkdir -p "$cache"
@@ -252,8 +260,8 @@ import() {
 pids=()
 for nn in $NODES; do
   (
-    import "$nn" "$full/oci" docker.io/library/debian image bookworm
-    import "$nn" "$slim/oci" docker.io/library/debian image bookworm-slim
+    import "$nn" "$full/oci" "${full_ref%:*}" image bookworm
+    import "$nn" "$slim/oci" "${slim_ref%:*}" image bookworm-slim
     import "$nn" "$svc/oci" localhost/svc/svc "$version" "$version" dev
   ) &
   pids+=($!)
@@ -262,7 +270,7 @@ for p in "${pids[@]}"; do wait "$p" || die "importing into a node failed (above)
 phase "imported into $NODES"
 
 if [ "${IMAGES_CHECK:-1}" != 0 ]; then
-  bash "$here/images-check.sh" "$state" "$version"
+  bash "$here/images-check.sh" "$state" "$version" "$full_ref" "$slim_ref"
   phase "checked in Pods"
 fi
 say "done in $(($(date +%s) - t_all))s"
