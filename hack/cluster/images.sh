@@ -41,7 +41,10 @@ phase() { # what just finished
 state=${1:-$(cat "$repo/.dev/cluster-state" 2>/dev/null || true)}
 [ -n "$state" ] || die "no cluster: give its state folder, or bring one up first (make cluster)"
 state=${state%/}
-[ -f "$state/env" ] || die "$state is not a hack/cluster run (no env file)"
+if [ ! -f "$state/env" ]; then
+  [ -e "$state" ] || die "the cluster at $state is gone (taken down?): bring one up with make cluster"
+  die "$state is not a hack/cluster run (no env file)"
+fi
 # shellcheck disable=SC1091
 . "$state/env"
 
@@ -100,8 +103,8 @@ cached() {
       mv "$dir.tmp" "$dir"
       # Older builds of this image: the two newest stay (a branch switched to and back).
       local old
-      ls -1dt "$cache/$name-"$(printf '[0-9a-f]%.0s' {1..16}) | grep -vx "$dir" | tail -n +2 |
-        while read -r old; do rm -rf "$old"; done || true
+      find "$cache" -maxdepth 1 -type d -regextype posix-extended -regex ".*/$name-[0-9a-f]{16}" -printf '%T@ %p\n' |
+        sort -rn | cut -d' ' -f2- | grep -vxF "$dir" | tail -n +2 | while read -r old; do rm -rf "$old"; done || true
     fi
     exec {lock}>&-
     rm -f "$cache/.lock-$name-$key"

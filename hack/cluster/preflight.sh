@@ -94,8 +94,9 @@ fi
 
 # --- what kubelet reads at start ---------------------------------------------------------------
 # Its OOM watcher reads the kernel log; kubelet exits without it.
-[ -c /dev/kmsg ] && [ -r /dev/kmsg ] ||
+if [ ! -c /dev/kmsg ] || [ ! -r /dev/kmsg ]; then
   need "/dev/kmsg is not a readable character device (kubelet's OOM watcher reads it): in a container, pass it in (--device /dev/kmsg)"
+fi
 
 # --- room ------------------------------------------------------------------------------------
 if [ -d "$parent" ]; then

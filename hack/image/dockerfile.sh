@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # the df_ variables are for the script that sources this file
 # The Dockerfile's runtime stage, read once for everything that rebuilds the image without
 # Docker: hack/image/check.sh (`make image-check`) rebuilds its file system and runs it,
 # hack/cluster/images.sh (`make images`) packs it as an OCI image for a real cluster. Both
@@ -94,7 +95,9 @@ dockerfile_read() {
   while [[ $labels =~ ^[[:space:]]*([A-Za-z0-9._-]+)=\"([^\"]*)\"(.*)$ ]]; do
     local value=${BASH_REMATCH[2]}
     labels=${BASH_REMATCH[3]}
+    # shellcheck disable=SC2016 # the Dockerfile's own ${VERSION}, literally
     value=${value//'${VERSION}'/$df_version}
+    # shellcheck disable=SC2016
     value=${value//'$VERSION'/$df_version}
     df_labels+=("${BASH_REMATCH[1]}=$value")
   done
