@@ -37,14 +37,24 @@ kube:
 # A real cluster on this machine (hack/cluster, issue 37, in progress): NODES nodes (default 2),
 # each a containerd and kubelet in network namespaces of the run's own; prints the run's state
 # folder ($$STATE/kubectl reaches it). `make cluster-down` removes the last one made from here.
-.PHONY: cluster cluster-down
-cluster: kube
+# `make images` builds the svc image (the Dockerfile's runtime stage) and the sample templates'
+# Debian images without a registry and imports them into that cluster's nodes (cached: a
+# second run only imports).
+.PHONY: cluster cluster-preflight cluster-down images
+# What the machine must allow (root, namespaces, cgroups, …), said before anything is built.
+cluster-preflight:
+	@bash hack/cluster/preflight.sh
+cluster: cluster-preflight kube
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	@NODES=$${NODES:-2} bash hack/cluster/up.sh
 
 cluster-down:
 	@bash hack/cluster/down.sh
+
+images: node_modules/.stamp sandboxd-binary
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/images.sh
 
 # helm, built from the Go module proxy like hack/kube (cached by version); the deploy tests
 # render the chart with it.

@@ -30,7 +30,8 @@ die() {
   exit 1
 }
 
-[ "$(id -u)" = 0 ] || die "up.sh needs root (network namespaces, cgroups, containerd)"
+# Root, namespaces, cgroups, overlayfs, /dev/kmsg, room: one line for each that is missing.
+bash "$here/preflight.sh" "$(dirname "${CLUSTER_STATE:-/tmp/svc-cluster-run}")" || exit 1
 for b in ip nsenter containerd containerd-shim-runc-v2 runc ctr umoci openssl iptables; do
   command -v "$b" >/dev/null || die "$b is missing: run hack/cluster/deps.sh"
 done
