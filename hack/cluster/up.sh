@@ -44,6 +44,8 @@ bin=${CLUSTER_BIN:-$(bash "$here/build.sh" node | tail -n 1)}
 csi=${CLUSTER_CSI_BIN:-$(bash "$here/build.sh" csi | tail -n 1)}
 # shellcheck source=storage.sh
 . "$here/storage.sh"
+# shellcheck source=isolation.sh
+. "$here/isolation.sh"
 [ -x "$bin/kubelet" ] || die "no kubelet in $bin (hack/cluster/build.sh builds it)"
 
 run=${CLUSTER_RUN:-$(od -An -N2 -tx2 /dev/urandom | tr -d ' \n')}
@@ -403,6 +405,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
     bin_dir = "/usr/lib/cni"
     conf_dir = "$n/cni"
 EOF
+  isolation_containerd "$n" >>"$n/containerd.toml" # the runsc handler (isolation.sh)
   cat >"$n/cni/10-bridge.conflist" <<EOF
 {
   "cniVersion": "0.4.0",
@@ -466,6 +469,7 @@ evictionHard: { memory.available: 100Mi, nodefs.available: 1%, imagefs.available
 imageGCHighThresholdPercent: 100
 serializeImagePulls: false
 EOF
+  isolation_kubelet >>"$n/kubelet.yaml" # podPidsLimit (isolation.sh)
   say "$nn: starting kubelet in $ns (cgroup root /$cg/$nn)"
   start "kubelet-$nn" "$ns" "$nn" -- "$bin/kubelet" --config="$n/kubelet.yaml" --kubeconfig="$state/$nn.kubeconfig" \
     --root-dir="$n/kubelet" --cert-dir="$n/kubelet-pki" --hostname-override="$nn" --node-ip="$ip" --v=1
@@ -505,6 +509,9 @@ for nn in $node_names; do
       --enable-cni=false --service-cluster-ip-range="$svc_cidr" --health-port=0 --metrics-port=0
   fi
 done
+
+# --- isolation: RuntimeClass gvisor (isolation.sh) ----------------------------------------------
+isolation_up
 
 # --- storage: svc-csi, csi-provisioner and csi-snapshotter on every node (storage.sh) -------------
 if [ -x "$bin/csi-provisioner" ]; then
@@ -717,6 +724,7 @@ EOF
     k delete volumesnapshot smoke-probe --wait=false >/dev/null
     say "snapshot-controller processes VolumeSnapshots (\"$got\")"
   fi
+  isolation_smoke
   if [ -x "$bin/kube-scheduler" ]; then
     k run smoke-scheduled --image=localhost/svc/busybox:latest --image-pull-policy=Never \
       --overrides='{"spec":{"automountServiceAccountToken":false}}' --command -- sleep 2147483647 >/dev/null
