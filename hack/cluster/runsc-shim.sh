@@ -16,6 +16,7 @@
 #   container in state created"), so a Pod whose sandbox failed to start could never be
 #   removed: such a container is deleted instead (and the sandbox process, for the pause
 #   container, killed), as runc would.
+# - `kill` of a container whose sandbox died says "container not running", as runc does.
 # - `delete` of a container runsc no longer knows succeeds (runc's "does not exist").
 # - `start` answers through files (below), not through the shim's pipes.
 #
@@ -155,6 +156,11 @@ out=$(mktemp) err=$(mktemp)
 # shellcheck disable=SC2086
 $runsc $globals "$@" >"$out" 2>"$err" </dev/null
 rc=$?
+# A container whose sandbox is gone: runc's words, which the shim takes as "already finished"
+# (otherwise containerd retries the stop of a dead Pod for ever).
+if [ "$cmd" = kill ] && [ "$rc" != 0 ] && grep -q 'not running\|in state stopped' "$err"; then
+  echo "container not running" >>"$err"
+fi
 cat "$out"
 cat "$err" >&2
 rm -f "$out" "$err"
