@@ -2,20 +2,24 @@
 # node_names, nodes, k, say, die): a second runtime handler `runsc` (gVisor) in every node's
 # containerd and the RuntimeClass `gvisor` naming it, the kubelet's per-Pod process limit, and the
 # smoke checks that show them on the real kubelet: a gVisor Pod (its dmesg is gVisor's kernel's)
-# with an init container, an emptyDir and a shared PID namespace, as a sandbox Pod has; a fork
-# bomb in one Pod while another on the same node answers exec within 2 s; a Pod writing past its
+# with an init container, an emptyDir and shareProcessNamespace, as a sandbox Pod has (whether the
+# PID namespace is shared is reported: this runsc does not share it); a fork bomb in one Pod while
+# another on the same node answers exec (median of five within 2 s); a Pod writing past its
 # ephemeral-storage limit evicted by the kubelet.
 #
 # gVisor: Debian's runsc (a 2022-12 build) ships without gVisor's containerd shim, and the module
 # proxy serves no buildable gVisor, so containerd's own runc shim (io.containerd.runc.v2) runs it
-# through `BinaryName`: the shim calls the runtime with runc's command line (create, start,
-# exec --process, kill, delete, state), which runsc accepts, and runsc joins a Pod's containers
-# into its pause container's sandbox by the CRI annotations containerd sets. The wrapper below
-# adds the platform: KVM hangs in this VM ("unable to read from the sync descriptor: 0, error
-# EOF") and this build has no systrap, so ptrace. CLUSTER_RUNSC_PLATFORM overrides it.
+# through `BinaryName`, a wrapper per node: runsc with its flags, then runsc-shim.sh, which mends
+# where the shim's runc assumptions and runsc part (a Pod's later containers, their stdio, start's
+# pipes, kill). Platform ptrace: KVM hangs in this VM ("unable to read from the sync descriptor:
+# 0, error EOF") and this build has no systrap. Network host (hostinet, in the Pod's namespace):
+# this runsc's own stack refuses every Pod on this kernel ("cannot run with network enabled in
+# root network namespace": it tells the root namespace by /proc/sys/net/core/rmem_default, which
+# newer kernels show in every namespace).
 #
 #   CLUSTER_GVISOR=0              no runsc handler, no RuntimeClass, no gVisor smoke check
 #   CLUSTER_RUNSC_PLATFORM=p      runsc's --platform (default ptrace)
+#   CLUSTER_RUNSC_NETWORK=n       runsc's --network (default host)
 #   CLUSTER_RUNSC_DEBUG=1         runsc's debug logs under STATE/nI/runsc-logs/
 #   CLUSTER_POD_PIDS_LIMIT=n      the kubelet's podPidsLimit (default 1024)
 

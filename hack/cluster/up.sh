@@ -7,7 +7,9 @@
 # bridge CNI, CoreDNS as a Deployment, our CSI driver with csi-provisioner and csi-snapshotter on
 # every node (storage.sh: default StorageClass and VolumeSnapshotClass svc-local), images built
 # locally (no registry), and smoke checks: Pods Running, Pod to Pod, a Service and its DNS name, a
-# NetworkPolicy dropping packets, a PVC written, snapshotted and restored, a Pod scheduled. A component whose binary is not in CLUSTER_BIN is left out with its
+# NetworkPolicy dropping packets, a PVC written, snapshotted and restored, a Pod scheduled; and
+# (isolation.sh, issue 33) a runsc handler with the RuntimeClass gvisor, the kubelet's
+# podPidsLimit, a gVisor Pod, a fork bomb bounded and a Pod evicted for disk use. A component whose binary is not in CLUSTER_BIN is left out with its
 # checks (only kubelet is required). Everything it makes is named by a run id and recorded under
 # the run's state folder, so `hack/cluster/down.sh STATE` removes it all and two runs never
 # collide. Addresses exist only inside the namespaces it creates.
@@ -21,6 +23,7 @@
 #   CLUSTER_RUN=xxxx              the run id (4 hex digits; default random)
 #   CLUSTER_STATE=DIR             the state folder (default /tmp/svc-cluster-$CLUSTER_RUN)
 #   CLUSTER_SMOKE=0               skip the smoke checks
+#   CLUSTER_GVISOR, CLUSTER_RUNSC_*, CLUSTER_POD_PIDS_LIMIT   see isolation.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
