@@ -23,7 +23,7 @@
 # gVisor's own shim (containerd-shim-runsc-v1) does all this itself; Debian does not ship it.
 
 # The global flags go-runc puts before the command.
-globals=""
+globals="" root=/run/runsc # runsc's default, unless the shim names one (it does: Root)
 while [ $# -gt 0 ]; do
   case $1 in
   --root | --log | --log-format)
