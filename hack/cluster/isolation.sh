@@ -22,7 +22,17 @@
 #   CLUSTER_RUNSC_NETWORK=n       runsc's --network (default host)
 #   CLUSTER_RUNSC_DEBUG=1         runsc's debug logs under STATE/nI/runsc-logs/
 #   CLUSTER_POD_PIDS_LIMIT=n      the kubelet's podPidsLimit (default 1024)
+#   CLUSTER_CONTAINERD_BIN=DIR    containerd, containerd-shim-runc-v2 and runc from DIR (PATH first)
 
+# containerd, its runc shim and runc from a folder of their own (containerd 2 and runc >= 1.2 for
+# user namespaces), or Debian's.
+containerd_cmd=(containerd)
+if [ -n "${CLUSTER_CONTAINERD_BIN:-}" ]; then
+  for b in containerd containerd-shim-runc-v2 runc; do
+    [ -x "$CLUSTER_CONTAINERD_BIN/$b" ] || die "CLUSTER_CONTAINERD_BIN: no $b in $CLUSTER_CONTAINERD_BIN"
+  done
+  containerd_cmd=(env "PATH=$CLUSTER_CONTAINERD_BIN:$PATH" "$CLUSTER_CONTAINERD_BIN/containerd")
+fi
 pod_pids_limit=${CLUSTER_POD_PIDS_LIMIT:-1024}
 [[ $pod_pids_limit =~ ^[1-9][0-9]*$ ]] || die "CLUSTER_POD_PIDS_LIMIT must be a positive number, not '$pod_pids_limit'"
 gvisor=0

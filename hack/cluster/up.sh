@@ -23,7 +23,7 @@
 #   CLUSTER_RUN=xxxx              the run id (4 hex digits; default random)
 #   CLUSTER_STATE=DIR             the state folder (default /tmp/svc-cluster-$CLUSTER_RUN)
 #   CLUSTER_SMOKE=0               skip the smoke checks
-#   CLUSTER_GVISOR, CLUSTER_RUNSC_*, CLUSTER_POD_PIDS_LIMIT   see isolation.sh
+#   CLUSTER_GVISOR, CLUSTER_RUNSC_*, CLUSTER_POD_PIDS_LIMIT, CLUSTER_CONTAINERD_BIN   see isolation.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -432,7 +432,7 @@ EOF
 }
 EOF
   say "$nn: starting containerd in $ns ($n/containerd.sock)"
-  start "containerd-$nn" "$ns" "$nn" -- containerd --config "$n/containerd.toml"
+  start "containerd-$nn" "$ns" "$nn" -- "${containerd_cmd[@]}" --config "$n/containerd.toml" # isolation.sh
   for t in $(seq 1 60); do
     [ -S "$n/containerd.sock" ] && ctr --address "$n/containerd.sock" version >/dev/null 2>&1 && break
     [ "$t" -lt 60 ] || die "containerd not up after 30s: $state/logs/containerd-$nn.log"
