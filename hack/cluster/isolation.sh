@@ -7,8 +7,9 @@
 # another on the same node answers exec (median of five within 2 s); a Pod writing past its
 # ephemeral-storage limit evicted by the kubelet.
 #
-# gVisor: Debian's runsc (a 2022-12 build) ships without gVisor's containerd shim, and the module
-# proxy serves no buildable gVisor, so containerd's own runc shim (io.containerd.runc.v2) runs it
+# gVisor: Debian's runsc (a 2022-12 build) ships without gVisor's containerd shim, and the shim
+# built from the module proxy cannot start in this VM ("failed to set OOM Score on shim": no
+# CAP_SYS_RESOURCE), so containerd's own runc shim (io.containerd.runc.v2) runs it
 # through `BinaryName`, a wrapper per node: runsc with its flags, then runsc-shim.sh, which mends
 # where the shim's runc assumptions and runsc part (a Pod's later containers, their stdio, start's
 # pipes, kill). Platform ptrace: KVM hangs in this VM ("unable to read from the sync descriptor:
