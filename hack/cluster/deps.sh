@@ -11,9 +11,10 @@
 #   busybox-static                   the smallest image there is: one static binary
 #   socat                            kubelet's port-forward
 #   util-linux                       nsenter, unshare, mount
+#   runsc                            gVisor: the RuntimeClass gvisor (isolation.sh)
 set -euo pipefail
 
-packages=(containerd runc containernetworking-plugins iptables nftables ipset conntrack iproute2 umoci skopeo mmdebstrap busybox-static socat util-linux)
+packages=(containerd runc containernetworking-plugins iptables nftables ipset conntrack iproute2 umoci skopeo mmdebstrap busybox-static socat util-linux runsc)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -40,7 +41,7 @@ if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; then
 fi
 # Debian's containerd package may start a system containerd (where an init system runs); the
 # cluster never uses it: every node runs its own containerd with its own root, state and socket.
-for b in containerd runc iptables ipset conntrack umoci mmdebstrap; do
+for b in containerd runc runsc iptables ipset conntrack umoci mmdebstrap; do
   command -v "$b" >/dev/null || { echo "hack/cluster: $b is still not on PATH after installing" >&2; exit 1; }
 done
 [ -x /usr/lib/cni/bridge ] || { echo "hack/cluster: /usr/lib/cni/bridge is missing after installing containernetworking-plugins" >&2; exit 1; }

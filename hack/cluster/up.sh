@@ -7,7 +7,9 @@
 # bridge CNI, CoreDNS as a Deployment, our CSI driver with csi-provisioner and csi-snapshotter on
 # every node (storage.sh: default StorageClass and VolumeSnapshotClass svc-local), images built
 # locally (no registry), and smoke checks: Pods Running, Pod to Pod, a Service and its DNS name, a
-# NetworkPolicy dropping packets, a PVC written, snapshotted and restored, a Pod scheduled. A component whose binary is not in CLUSTER_BIN is left out with its
+# NetworkPolicy dropping packets, a PVC written, snapshotted and restored, a Pod scheduled; and
+# (isolation.sh, issue 33) a runsc handler with the RuntimeClass gvisor, the kubelet's
+# podPidsLimit, a gVisor Pod, a fork bomb bounded and a Pod evicted for disk use. A component whose binary is not in CLUSTER_BIN is left out with its
 # checks (only kubelet is required). Everything it makes is named by a run id and recorded under
 # the run's state folder, so `hack/cluster/down.sh STATE` removes it all and two runs never
 # collide. Addresses exist only inside the namespaces it creates.
@@ -21,6 +23,7 @@
 #   CLUSTER_RUN=xxxx              the run id (4 hex digits; default random)
 #   CLUSTER_STATE=DIR             the state folder (default /tmp/svc-cluster-$CLUSTER_RUN)
 #   CLUSTER_SMOKE=0               skip the smoke checks
+#   CLUSTER_GVISOR, CLUSTER_RUNSC_*, CLUSTER_POD_PIDS_LIMIT, CLUSTER_CONTAINERD_BIN   see isolation.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -45,6 +48,8 @@ bin=${CLUSTER_BIN:-$(bash "$here/build.sh" node | tail -n 1)}
 csi=${CLUSTER_CSI_BIN:-$(bash "$here/build.sh" csi | tail -n 1)}
 # shellcheck source=storage.sh
 . "$here/storage.sh"
+# shellcheck source=isolation.sh
+. "$here/isolation.sh"
 [ -x "$bin/kubelet" ] || die "no kubelet in $bin (hack/cluster/build.sh builds it)"
 
 run=${CLUSTER_RUN:-$(od -An -N2 -tx2 /dev/urandom | tr -d ' \n')}
@@ -404,6 +409,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
     bin_dir = "/usr/lib/cni"
     conf_dir = "$n/cni"
 EOF
+  isolation_containerd "$n" >>"$n/containerd.toml" # the runsc handler (isolation.sh)
   cat >"$n/cni/10-bridge.conflist" <<EOF
 {
   "cniVersion": "0.4.0",
@@ -427,7 +433,7 @@ EOF
 }
 EOF
   say "$nn: starting containerd in $ns ($n/containerd.sock)"
-  start "containerd-$nn" "$ns" "$nn" -- containerd --config "$n/containerd.toml"
+  start "containerd-$nn" "$ns" "$nn" -- "${containerd_cmd[@]}" --config "$n/containerd.toml" # isolation.sh
   for t in $(seq 1 60); do
     [ -S "$n/containerd.sock" ] && ctr --address "$n/containerd.sock" version >/dev/null 2>&1 && break
     [ "$t" -lt 60 ] || die "containerd not up after 30s: $state/logs/containerd-$nn.log"
@@ -467,6 +473,7 @@ evictionHard: { memory.available: 100Mi, nodefs.available: 1%, imagefs.available
 imageGCHighThresholdPercent: 100
 serializeImagePulls: false
 EOF
+  isolation_kubelet >>"$n/kubelet.yaml" # podPidsLimit (isolation.sh)
   say "$nn: starting kubelet in $ns (cgroup root /$cg/$nn)"
   start "kubelet-$nn" "$ns" "$nn" -- "$bin/kubelet" --config="$n/kubelet.yaml" --kubeconfig="$state/$nn.kubeconfig" \
     --root-dir="$n/kubelet" --cert-dir="$n/kubelet-pki" --hostname-override="$nn" --node-ip="$ip" --v=1
@@ -506,6 +513,9 @@ for nn in $node_names; do
       --enable-cni=false --service-cluster-ip-range="$svc_cidr" --health-port=0 --metrics-port=0
   fi
 done
+
+# --- isolation: RuntimeClass gvisor (isolation.sh) ----------------------------------------------
+isolation_up
 
 # --- storage: svc-csi, csi-provisioner and csi-snapshotter on every node (storage.sh) -------------
 if [ -x "$bin/csi-provisioner" ]; then
@@ -718,6 +728,7 @@ EOF
     k delete volumesnapshot smoke-probe --wait=false >/dev/null
     say "snapshot-controller processes VolumeSnapshots (\"$got\")"
   fi
+  isolation_smoke
   if [ -x "$bin/kube-scheduler" ]; then
     k run smoke-scheduled --image=localhost/svc/busybox:latest --image-pull-policy=Never \
       --overrides='{"spec":{"automountServiceAccountToken":false}}' --command -- sleep 2147483647 >/dev/null
