@@ -35,7 +35,7 @@ export const execOperations: Operation[] = [
     path: '/sandboxes/{id}/exec',
     operationId: 'execSandbox',
     summary:
-      'Run a command in the sandbox (a string runs with sh -c; at most 32 at once per sandbox): JSON with the exit and each stream up to 10 MiB, or with `Accept: text/event-stream` the events `start`, `log`, `exit`, optional `error`',
+      'Run a command in the sandbox (a string runs with sh -c; at most 32 at once per sandbox): JSON with the exit and each stream up to 10 MiB, or with `Accept: text/event-stream` the events `start`, `log`, `exit`, optional `error`; with `detach=true` (and a `timeout`) 202 and the run’s id at once',
     request: ExecRequest,
     query: ExecStartQuery,
     responses: { 200: ExecResult, 202: DetachedRun },

@@ -279,7 +279,7 @@ export const operations: Operation[] = [
     path: '/sandboxes/{id}/invoke',
     operationId: 'invokeSandbox',
     summary:
-      'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`',
+      'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`; with `detach=true` 202 and the run’s id at once, the run going on without the caller',
     rawRequest: true,
     query: InvokeQuery,
     events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },

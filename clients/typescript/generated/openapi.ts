@@ -167,7 +167,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error` */
+        /** Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`; with `detach=true` 202 and the run’s id at once, the run going on without the caller */
         post: operations["invokeSandbox"];
         delete?: never;
         options?: never;
@@ -358,7 +358,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a command in the sandbox (a string runs with sh -c; at most 32 at once per sandbox): JSON with the exit and each stream up to 10 MiB, or with `Accept: text/event-stream` the events `start`, `log`, `exit`, optional `error` */
+        /** Run a command in the sandbox (a string runs with sh -c; at most 32 at once per sandbox): JSON with the exit and each stream up to 10 MiB, or with `Accept: text/event-stream` the events `start`, `log`, `exit`, optional `error`; with `detach=true` (and a `timeout`) 202 and the run’s id at once */
         post: operations["execSandbox"];
         delete?: never;
         options?: never;
