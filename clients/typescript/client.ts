@@ -458,7 +458,7 @@ export class SvcClient {
         signal: opts.signal,
       }),
     );
-    return new EventStream<RunEvents>(streamOf(stream), sseEventNames.getRunEvents);
+    return new EventStream<RunEvents>(streamOf(stream), sseEventNames.getRunEvents, { ids: true });
   }
 
   /**
