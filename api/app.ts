@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps.ts';
 import { HttpError, errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
 import { execRoutes } from './exec/index.ts';
+import { runRoutes } from './runs/index.ts';
 import { fileRoutes } from './files/index.ts';
 import { discoveryRoutes } from './discovery/index.ts';
 import { consoleRoutes } from './console/index.ts';
@@ -73,6 +74,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/sandboxes', agentRoutes(deps));
   v1.route('/sandboxes', execRoutes(deps));
+  v1.route('/sandboxes', runRoutes(deps));
   v1.route('/sandboxes', fileRoutes(deps));
   v1.route('/sandboxes', terminalRoutes(deps));
   v1.route('/', discoveryRoutes(deps));
