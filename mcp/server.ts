@@ -1,6 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Api, type ApiTarget } from './api.ts';
 import { agentTools } from './tools/agent.ts';
+import { runTools } from './tools/runs.ts';
 import { codeTools } from './tools/code.ts';
 import { sandboxTools } from './tools/sandboxes.ts';
 
@@ -30,5 +31,6 @@ export function createMcpServer(opts: McpOptions): McpServer {
   sandboxTools(server, api);
   codeTools(server, api);
   agentTools(server, api);
+  runTools(server, api);
   return server;
 }

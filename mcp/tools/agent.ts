@@ -39,7 +39,8 @@ export function agentTools(server: McpServer, api: Api): void {
       description:
         `Invoke a configured agent sandbox's entrypoint with \`input\` as its stdin; answers once it exits with its exit code, ` +
         `stdout and stderr (each up to ${MAX_TOOL_OUTPUT} characters, head and tail).`,
-      // Only the query's timeout: a detached invoke answers differently and is its own tool.
+      // Only the query's timeout: a detached invoke answers differently and is its own tool
+      // (`start_agent_run`, mcp/tools/runs.ts).
       inputSchema: InvokeQuery.pick({ timeout: true }).extend({
         ...Target,
         input: z.string().default('').describe('The entrypoint’s stdin, as UTF-8 text'),
@@ -66,8 +67,12 @@ export function agentTools(server: McpServer, api: Api): void {
   );
 }
 
-interface Collected {
+export interface Collected {
   start?: { invokeId?: string };
+  /** A replay's `drop`: the run's oldest output that its buffer no longer holds. */
+  dropped?: { droppedBytes: number; droppedEvents: number };
+  /** The id of the last event read: where a later read resumes. */
+  lastEventId?: string;
   stdout: Clipped;
   stderr: Clipped;
   /** The `exit` or `result` event. */
@@ -76,15 +81,17 @@ interface Collected {
 }
 
 /** Reads an SSE answer to its end, holding only what the answer shows of its output. */
-async function collect(res: Response): Promise<Collected> {
+export async function collect(res: Response): Promise<Collected> {
   const run: Collected = { stdout: new Clipped(), stderr: new Clipped() };
-  const parser = new SseParser();
+  const parser = new SseParser({ ids: true });
   const decoder = new TextDecoder();
   const body = (res.body ?? []) as AsyncIterable<Uint8Array>;
   for await (const chunk of body) {
     for (const m of parser.push(decoder.decode(chunk, { stream: true }))) {
       const data = JSON.parse(m.data) as Record<string, unknown>;
+      if (m.id !== undefined) run.lastEventId = m.id;
       if (m.event === 'start') run.start = data;
+      else if (m.event === 'drop') run.dropped = data as Collected['dropped'];
       else if (m.event === 'log') {
         const text = typeof data.data === 'string' ? data.data : '';
         run[data.stream === 'stderr' ? 'stderr' : 'stdout'].push(text);
@@ -96,7 +103,7 @@ async function collect(res: Response): Promise<Collected> {
 }
 
 /** stdout and stderr bounded, and a note when either was cut. */
-function outputs(run: Collected): Record<string, string> {
+export function outputs(run: Collected): Record<string, string> {
   const stdout = run.stdout.result();
   const stderr = run.stderr.result();
   const notes = [stdout.note && `stdout: ${stdout.note}`, stderr.note && `stderr: ${stderr.note}`].filter(
