@@ -29,6 +29,7 @@ import {
 } from '../../core/index.ts';
 import { ApiKeyRecord } from '../auth/index.ts';
 import { execOperations } from '../exec/openapi.ts';
+import { usageOperations } from '../usage/openapi.ts';
 import { fileOperations } from '../files/openapi.ts';
 import { discoveryOperations } from '../discovery/openapi.ts';
 import { terminalOperations } from '../terminal/openapi.ts';
@@ -413,6 +414,7 @@ export const operations: Operation[] = [
     errors: [401],
   },
   ...execOperations,
+  ...usageOperations,
   ...fileOperations,
   ...terminalOperations,
   ...previewOperations,

@@ -1167,6 +1167,10 @@ export interface components {
                     /** @description Cap on parallel invokes in force, already lowered by governance */
                     maxConcurrentInvokes?: number;
                 };
+                /** @description When the sandbox was last seen active, for idleTimeout (RFC 3339) */
+                lastActivityAt?: string;
+                /** @description Why the sandbox was active when last looked at; empty when it was idle */
+                activeReasons?: ("api" | "request" | "exec" | "invoke" | "configure" | "terminal" | "cpu")[];
             };
         };
         SandboxList: {
