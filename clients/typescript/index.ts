@@ -6,6 +6,8 @@ export type {
   ConfigureEvents,
   ExecEvents,
   LogEvents,
+  SandboxUsage,
+  UsageEvents,
   InvokeEvents,
   InvokeInput,
   Phase,

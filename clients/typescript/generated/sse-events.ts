@@ -21,6 +21,9 @@ export interface SseEvents {
   getSandboxLogs: {
     log: Schemas['LogEvent'];
   };
+  getSandboxUsage: {
+    usage: Schemas['SandboxUsage'];
+  };
   invokeSandbox: {
     start: Schemas['StartEvent'];
     log: Schemas['LogEvent'];
@@ -39,6 +42,7 @@ export const sseEventNames = {
   configureSandbox: ['log', 'result', 'error'],
   execSandbox: ['start', 'log', 'exit', 'error'],
   getSandboxLogs: ['log'],
+  getSandboxUsage: ['usage'],
   invokeSandbox: ['start', 'log', 'exit', 'error'],
   listSandboxes: ['added', 'modified', 'deleted'],
 } as const;
