@@ -20,6 +20,7 @@ from ._http import RetryPolicy, __version__
 from ._preview import PreviewTicket
 from ._sse import SSE_MAX_EVENT_SIZE, SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
+from ._usage import AsyncUsageStream, Usage, UsageSample, UsageStream
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
 from .client import Client, ConfigureStream, InvokeStream
 from .errors import (
@@ -82,6 +83,7 @@ __all__ = [
     "AsyncInvokeStream",
     "AsyncLogStream",
     "AsyncTerminalSession",
+    "AsyncUsageStream",
     "AuditEvent",
     "AuthenticationError",
     "BadRequest",
@@ -132,6 +134,9 @@ __all__ = [
     "TemplateRef",
     "TerminalSession",
     "TerminalTicket",
+    "Usage",
+    "UsageSample",
+    "UsageStream",
     "User",
     "Violation",
     "WaitTimeout",

@@ -26,6 +26,7 @@ from ._http import (
 from ._preview import AsyncPreviewMixin
 from ._sse import SSE_MAX_EVENT_SIZE, aiter_sse_response
 from ._terminal import AsyncTerminalMixin
+from ._usage import AsyncUsageMixin
 from .client import (
     InvokeCollector,
     InvokeInput,
@@ -183,7 +184,7 @@ class AsyncConfigureStream:
         await self.aclose()
 
 
-class AsyncClient(AsyncExecMixin, AsyncTerminalMixin, AsyncPreviewMixin):
+class AsyncClient(AsyncExecMixin, AsyncTerminalMixin, AsyncPreviewMixin, AsyncUsageMixin):
     """Asyncio client of the svc API; same arguments and methods as
     :class:`~svc_client.Client`, with coroutines, async iterators and async streams.
     ``token`` may also be an ``async`` callable.

@@ -28,6 +28,7 @@ from ._http import (
 from ._preview import PreviewMixin
 from ._sse import SSE_MAX_EVENT_SIZE, SSEEvent, iter_sse_response
 from ._terminal import TerminalMixin
+from ._usage import UsageMixin
 from .errors import NotFound, SandboxFailed, StreamInterrupted, WaitTimeout
 from .models import (
     Accepted,
@@ -485,7 +486,7 @@ def phases(phase: str | Iterable[str]) -> frozenset[str]:
     return frozenset([phase] if isinstance(phase, str) else phase)
 
 
-class Client(ExecMixin, TerminalMixin, PreviewMixin):
+class Client(ExecMixin, TerminalMixin, PreviewMixin, UsageMixin):
     """Blocking client of the svc API.
 
     Args:
