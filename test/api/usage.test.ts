@@ -100,7 +100,7 @@ describe('usage', () => {
       'echo $a $b $t0 $t1 $(getconf CLK_TCK)',
     ].join('; ');
     const burned = await exec('use-figures', script);
-    const [u0, s0, u1, s1, t0, t1, hz] = burned.stdout.trim().split(' ').map(Number) as number[];
+    const [u0, s0, u1, s1, t0, t1, hz] = burned.stdout.trim().split(' ').map(Number);
     const [from, to] = [t0! / 1e6, t1! / 1e6];
     const own = (u1! + s1! - u0! - s0!) / hz! / ((to - from) / 1000);
     const window = (await usage('use-figures', '?history=60')).history!.filter(

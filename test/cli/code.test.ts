@@ -196,6 +196,7 @@ describe('sbx in a code sandbox', () => {
     const live = new Running(child);
     try {
       // Two screens: each clears and redraws the table.
+      // eslint-disable-next-line no-control-regex
       await live.until(/\x1b\[H\x1b\[2J[^]*\x1b\[H\x1b\[2J[^]*TERMINALS/);
       child.stdin.write('\x03');
       expect((await live.done).code).toBe(130);
