@@ -23,6 +23,7 @@ test('the streaming operations and their events are read from x-sse-events', asy
       events: { start: 'StartEvent', log: 'LogEvent', exit: 'ExitEvent', error: 'ErrorEvent' },
     },
     { operationId: 'getSandboxLogs', events: { log: 'LogEvent' } },
+    { operationId: 'getSandboxUsage', events: { usage: 'SandboxUsage' } },
     {
       operationId: 'invokeSandbox',
       events: { start: 'StartEvent', log: 'LogEvent', exit: 'ExitEvent', error: 'ErrorEvent' },
