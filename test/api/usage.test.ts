@@ -81,7 +81,7 @@ const expired = (name: string) =>
     ?.status?.conditions?.some((c) => c.type === 'Expired' && c.status === 'True') ?? false;
 
 describe('usage', () => {
-  test('a CPU-burning exec shows near one core; 100 MiB written moves the workspace by 100 MiB', async () => {
+  test('a CPU-burning exec shows the CPU it gets (its own clock: one core on an idle machine); 100 MiB written moves the workspace by 100 MiB', async () => {
     await running('use-figures');
     const idle = await usage('use-figures', '?history=60');
     expect(idle.cgroup).toBe(true);
