@@ -153,6 +153,7 @@ describe('usage', () => {
 describe.concurrent('idleTimeout counts from the last activity of any kind', () => {
   test('a 60 s exec is never stopped as idle; the sandbox stops about 20 s after it ends', async () => {
     await running('idle-exec', { idleTimeout: '20s' });
+    const started = Date.now();
     const done = await sse(base, ns, 'POST', '/sandboxes/idle-exec/exec', {
       body: JSON.stringify({ command: 'sleep 60' }),
       key: api.keys.alice,
@@ -161,6 +162,7 @@ describe.concurrent('idleTimeout counts from the last activity of any kind', () 
     expect(done.events.at(-1)).toMatchObject({ event: 'exit', data: { exitCode: 0 } });
     expect(expired('idle-exec')).toBe(false);
     const { at, sandbox } = await expiredAt('idle-exec', 60_000);
+    console.log(`exec: ran ${(ended - started) / 1000} s; expired ${(at - ended) / 1000} s after it ended`);
     // Condition times have whole seconds.
     expect(at).toBeGreaterThan(ended + 15_000);
     expect(at).toBeLessThan(ended + 30_000);
@@ -191,6 +193,9 @@ describe.concurrent('idleTimeout counts from the last activity of any kind', () 
     await closed;
     const gone = Date.now();
     const { at } = await expiredAt('idle-term', 60_000);
+    console.log(
+      `terminal: open ${(gone - opened) / 1000} s; expired ${(at - gone) / 1000} s after it closed`,
+    );
     expect(at).toBeGreaterThan(gone + 15_000);
     expect(at).toBeLessThan(gone + 30_000);
   }, 240_000);
@@ -198,6 +203,7 @@ describe.concurrent('idleTimeout counts from the last activity of any kind', () 
   test('with nothing running it stops on time', async () => {
     const since = await running('idle-none', { idleTimeout: '20s' });
     const { at, sandbox } = await expiredAt('idle-none', 60_000);
+    console.log(`nothing running: expired ${(at - since) / 1000} s after it was seen Running`);
     expect(at).toBeGreaterThan(since + 10_000);
     expect(at).toBeLessThan(since + 30_000);
     expect(sandbox.status?.conditions?.find((c) => c.type === 'Expired')?.reason).toBe('IdleTimeoutExceeded');
