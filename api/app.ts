@@ -24,6 +24,7 @@ import { sandboxRoutes } from './sandboxes/index.ts';
 import { namespaceQuery, pathParams } from './validation/index.ts';
 import { secretRoutes } from './secrets/index.ts';
 import { terminalRoutes } from './terminal/index.ts';
+import { usageRoutes } from './usage/index.ts';
 
 /**
  * The HTTP API: health and metrics outside `/api/v1`; everything inside it authenticated
@@ -77,6 +78,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', runRoutes(deps));
   v1.route('/sandboxes', fileRoutes(deps));
   v1.route('/sandboxes', terminalRoutes(deps));
+  v1.route('/sandboxes', usageRoutes(deps));
   v1.route('/', discoveryRoutes(deps));
   v1.route('/secrets', secretRoutes(deps));
   v1.route('/apikeys', keyRoutes(deps));

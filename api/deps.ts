@@ -33,6 +33,8 @@ export interface ApiDeps {
   clock: () => Date;
   /** `networking.previewDomain`, when public preview URLs are configured. */
   previewDomain?: string;
+  /** How often `GET /sandboxes/{id}/usage` as SSE sends its figures (`usage-interval-seconds`, 2 s). */
+  usageEveryMs?: number;
   /** How long an endpoint waits for the operator to publish a change in status. */
   statusWaitMs: number;
   /** Policies, and their enforcement at create (and clone) and configure time. */

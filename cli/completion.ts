@@ -26,6 +26,7 @@ const TAKES_SANDBOX = [
   'exec',
   'shell',
   'logs',
+  'top',
   'configure',
   'invoke',
   'cancel',

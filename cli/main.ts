@@ -253,6 +253,16 @@ Examples:
   );
   examples(
     sbx
+      .command('top')
+      .description('CPU, memory, disk and processes of a sandbox, or of all your running ones')
+      .argument('[name]')
+      .option('--interval <seconds>', 'refresh every this many seconds on a terminal', '2')
+      .option('--once', 'print once and exit (what it does when not on a terminal)')
+      .action(lazy(async () => (await import('./commands/top.ts')).top)),
+    ['sbx top', 'sbx top dev', 'sbx top dev --once'],
+  );
+  examples(
+    sbx
       .command('logs')
       .description('the template process’s recent output')
       .argument('<name>')

@@ -76,6 +76,8 @@ const Config = z
      */
     'limits.perUserConcurrency': z.coerce.number().int().min(1).default(DEFAULT_PER_USER_CONCURRENCY),
     'status-wait-seconds': z.coerce.number().positive().default(60),
+    /** How often a sandbox's usage stream (`GET /sandboxes/{id}/usage`, SSE) sends its figures. */
+    'usage-interval-seconds': z.coerce.number().positive().default(2),
     /** On SIGTERM: how long requests in flight (invoke streams too) may finish before they are cut. */
     'shutdown-grace-seconds': z.coerce.number().min(0).default(25),
     'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
@@ -156,6 +158,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     clock: () => new Date(),
     previewDomain: config['networking.previewDomain'],
     statusWaitMs: config['status-wait-seconds'] * 1000,
+    usageEveryMs: config['usage-interval-seconds'] * 1000,
     limits: { perUserConcurrency: config['limits.perUserConcurrency'] },
     tracing,
     ...(config['console.dir']

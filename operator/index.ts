@@ -17,6 +17,7 @@ import { endSpan, type Tracer } from '../telemetry/index.ts';
 import { Index, templateValue } from './indexes.ts';
 import { informersOf, sandboxInformers } from './informers.ts';
 import { OperatorMetrics } from './metrics.ts';
+import { sampleUsage, templateLabel } from './usage-metrics.ts';
 import { SandboxReconciler, type SandboxCaches } from './sandbox/index.ts';
 import { warmPools } from './warmpool/index.ts';
 import type { OperatorSettings } from './settings.ts';
@@ -170,7 +171,13 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
   metrics.observe({
     controllers: () => controllers,
     phases: () => caches.sandboxes.list().map((s) => (s as Sandbox).status?.phase),
+    templates: () =>
+      caches.sandboxes.list().map((s) => ({
+        phase: (s as Sandbox).status?.phase,
+        template: templateLabel(s as Sandbox),
+      })),
   });
+  stopAll.push(sampleUsage({ caches, locator, metrics, logger: o.logger }));
   const sandboxController = controllers[0]!;
   // A changed policy may change the invoke cap of every agent sandbox: each is reconciled again.
   policies.onChange(() => {

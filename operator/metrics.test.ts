@@ -47,6 +47,36 @@ describe('operator metrics', () => {
     }
   });
 
+  test('usage by template and sandboxes by phase and template: never a sandbox or a user label', async () => {
+    const metrics = new OperatorMetrics({ defaultMetrics: false });
+    metrics.observe({
+      controllers: () => [],
+      phases: () => ['Running', 'Running', 'Stopped'],
+      templates: () => [
+        { phase: 'Running', template: 'ClusterSandboxTemplate/default' },
+        { phase: 'Running', template: 'ClusterSandboxTemplate/default' },
+        { phase: 'Stopped', template: 'SandboxTemplate/gpu' },
+      ],
+    });
+    metrics.observeUsage('ClusterSandboxTemplate/default', 0.9, 200 * 1024 * 1024);
+    metrics.observeUsage('ClusterSandboxTemplate/default', 0.02, 20 * 1024 * 1024);
+    const text = await metrics.registry.metrics();
+    expect(text).toContain(
+      'svc_sandboxes_by_template{phase="Running",template="ClusterSandboxTemplate/default"} 2',
+    );
+    expect(text).toContain('svc_sandboxes_by_template{phase="Stopped",template="SandboxTemplate/gpu"} 1');
+    expect(text).toContain(
+      'svc_sandbox_cpu_cores_bucket{le="0.05",template="ClusterSandboxTemplate/default"} 1',
+    );
+    expect(text).toContain(
+      'svc_sandbox_cpu_cores_bucket{le="1",template="ClusterSandboxTemplate/default"} 2',
+    );
+    expect(text).toContain('svc_sandbox_cpu_cores_count{template="ClusterSandboxTemplate/default"} 2');
+    expect(text).toContain(
+      `svc_sandbox_memory_bytes_bucket{le="${256 * 1024 * 1024}",template="ClusterSandboxTemplate/default"} 2`,
+    );
+  });
+
   test('a standby reports svc_operator_leader 0 and process metrics, but no queue or sandboxes', async () => {
     const metrics = new OperatorMetrics();
     const text = await metrics.registry.metrics();

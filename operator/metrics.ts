@@ -7,6 +7,8 @@ const PHASES = ['Pending', 'Creating', 'Running', 'Stopped', 'Error'] as const;
 export interface OperatorSources {
   controllers: () => readonly { name: string; depth: number }[];
   phases: () => readonly (string | undefined)[];
+  /** Each sandbox's phase and template (`Kind/name`), for `svc_sandboxes_by_template`. */
+  templates?: () => readonly { phase: string | undefined; template: string }[];
 }
 
 /**
@@ -26,6 +28,8 @@ export class OperatorMetrics {
   readonly #errors: Counter<'controller'>;
   readonly #duration: Histogram<'controller'>;
   readonly #requests: Counter<'component' | 'verb' | 'resource'>;
+  readonly #cpu: Histogram<'template'>;
+  readonly #memory: Histogram<'template'>;
   #sources: OperatorSources | undefined;
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
@@ -83,12 +87,44 @@ export class OperatorMetrics {
         for (const [phase, n] of counts) sandboxes.set({ phase }, n);
       },
     });
+    const byTemplate = new Gauge({
+      name: 'svc_sandboxes_by_template',
+      help: 'Sandboxes by status.phase and template (Kind/name; leader only)',
+      labelNames: ['phase', 'template'],
+      registers,
+      collect: () => {
+        byTemplate.reset();
+        for (const { phase, template } of this.#sources?.templates?.() ?? [])
+          byTemplate.inc({ phase: phase ?? 'Pending', template });
+      },
+    });
+    // Usage by template only: a sandbox or a user as a label would grow without bound.
+    this.#cpu = new Histogram({
+      name: 'svc_sandbox_cpu_cores',
+      help: 'CPU of running sandboxes in cores, one observation per sandbox every 30 s (leader only)',
+      labelNames: ['template'],
+      buckets: [0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 4, 8],
+      registers,
+    });
+    this.#memory = new Histogram({
+      name: 'svc_sandbox_memory_bytes',
+      help: 'Working set of running sandboxes, one observation per sandbox every 30 s (leader only)',
+      labelNames: ['template'],
+      buckets: [16, 64, 128, 256, 512, 1024, 2048, 4096, 8192].map((m) => m * 1024 * 1024),
+      registers,
+    });
     if (opts.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
   }
 
   /** One request of `component` to the apiserver (see `countingKubeConfig`). */
   kubeRequest(component: string, verb: string, resource: string): void {
     this.#requests.inc({ component, verb, resource });
+  }
+
+  /** One sample of a running sandbox's usage (see `usage-metrics.ts`). */
+  observeUsage(template: string, cores: number, workingSetBytes: number): void {
+    this.#cpu.observe({ template }, cores);
+    this.#memory.observe({ template }, workingSetBytes);
   }
 
   /** Leadership won (1) or lost or given up (0). */

@@ -204,7 +204,14 @@ func serve(args []string) int {
 	if len(c.command) > 0 {
 		srv.template = startTemplate(c.command, c.workspace, env, reaper, c.grace, srv.logs)
 	}
-	httpServer := &http.Server{Handler: srv}
+	// Usage is sampled every second: CPU cores are the change of the cgroup's counter over it.
+	usage := newMeter(c.workspace, time.Second)
+	meterStop := make(chan struct{})
+	defer close(meterStop)
+	watched := newWatched(srv, usage)
+	go usage.run(meterStop)
+	go watched.watch(meterStop)
+	httpServer := &http.Server{Handler: watched}
 	go func() { _ = httpServer.Serve(ln) }()
 	fmt.Fprintf(os.Stderr, "sandboxd listening on %s\n", c.listen)
 	if c.readyFile != "" {

@@ -1,1 +1,2 @@
 export { execRoutes } from './routes.ts';
+export { requireRunning, strictQuery } from './checks.ts';

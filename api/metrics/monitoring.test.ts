@@ -54,6 +54,9 @@ describe('dashboards and alert rules', () => {
       'svc_reconcile_errors_total',
       'svc_warmpool_ready',
       'svc_warmpool_claims_total',
+      'svc_sandboxes_by_template',
+      'svc_sandbox_cpu_cores',
+      'svc_sandbox_memory_bytes',
     ])
       expect(covers(exprs, series), series).toBe(true);
   });

@@ -30,6 +30,7 @@ import {
 } from '../../core/index.ts';
 import { ApiKeyRecord } from '../auth/index.ts';
 import { execOperations } from '../exec/openapi.ts';
+import { usageOperations } from '../usage/openapi.ts';
 import { fileOperations } from '../files/openapi.ts';
 import { discoveryOperations } from '../discovery/openapi.ts';
 import { terminalOperations } from '../terminal/openapi.ts';
@@ -416,6 +417,7 @@ export const operations: Operation[] = [
   },
   ...execOperations,
   ...runOperations,
+  ...usageOperations,
   ...fileOperations,
   ...terminalOperations,
   ...previewOperations,

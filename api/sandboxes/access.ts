@@ -32,7 +32,12 @@ export function canAccess(caller: Caller, sandbox: Sandbox): boolean {
  * moment behind a phase change that a watcher (kubectl, a client's wait) has already seen,
  * and an operation that needs `Running` must not answer 409 for a sandbox that is.
  */
-export async function ownedSandbox(c: Context, deps: ApiDeps): Promise<Sandbox> {
+export async function ownedSandbox(
+  c: Context,
+  deps: ApiDeps,
+  /** `activity: false`: a look that is no use of the sandbox (its usage), not counted for idleTimeout. */
+  opts: { activity?: boolean } = {},
+): Promise<Sandbox> {
   const namespace = requestNamespace(c, deps);
   const name = c.req.param('id') ?? '';
   const cached = deps.cache.get(namespace, name);
@@ -40,7 +45,7 @@ export async function ownedSandbox(c: Context, deps: ApiDeps): Promise<Sandbox> 
   if (!sandbox || sandbox.metadata.deletionTimestamp)
     throw notFound(`sandbox ${name} not found in namespace ${namespace}`);
   if (!canAccess(c.var.caller, sandbox)) throw forbidden(`sandbox ${name} belongs to another user`);
-  recordActivity(deps, sandbox);
+  if (opts.activity !== false) recordActivity(deps, sandbox);
   return sandbox;
 }
 

@@ -17,6 +17,8 @@ export type InvokeEvents = SseEvents['invokeSandbox'];
 export type ConfigureEvents = SseEvents['configureSandbox'];
 export type ExecEvents = SseEvents['execSandbox'];
 export type LogEvents = SseEvents['getSandboxLogs'];
+export type UsageEvents = SseEvents['getSandboxUsage'];
+export type SandboxUsage = Schemas['SandboxUsage'];
 export type WatchEvents = SseEvents['listSandboxes'];
 
 /** Where every route of the document lives under the API's origin (its `servers` entry). */
@@ -546,6 +548,40 @@ export class SvcClient {
       }),
     );
     return new EventStream<LogEvents>(streamOf(stream), sseEventNames.getSandboxLogs);
+  }
+
+  /**
+   * What the sandbox uses now: CPU, memory, workspace bytes, processes, runs and terminals.
+   * `history`: also the CPU and memory samples of the last that many seconds (at most 600).
+   * Reading usage is no activity: it never keeps a sandbox from its idleTimeout.
+   */
+  async getSandboxUsage(id: string, opts: CallOptions & { history?: number } = {}): Promise<SandboxUsage> {
+    const { history, ...rest } = opts;
+    return ok(
+      await this.raw.GET('/sandboxes/{id}/usage', {
+        params: {
+          path: { id },
+          query: { ...this.#query(rest), ...(history === undefined ? {} : { history }) },
+        },
+        signal: opts.signal,
+      }),
+    ) as SandboxUsage;
+  }
+
+  /**
+   * The sandbox's usage as `usage` events, every 2 s (the API's setting). It never ends by
+   * itself: leave the loop or abort `opts.signal` to stop.
+   */
+  async watchSandboxUsage(id: string, opts: CallOptions = {}): Promise<EventStream<UsageEvents>> {
+    const stream = ok(
+      await this.raw.GET('/sandboxes/{id}/usage', {
+        params: { path: { id }, query: this.#query(opts) },
+        headers: { accept: 'text/event-stream' },
+        parseAs: 'stream',
+        signal: opts.signal,
+      }),
+    );
+    return new EventStream<UsageEvents>(streamOf(stream), sseEventNames.getSandboxUsage);
   }
 
   // Audit and governance (admins)

@@ -9,6 +9,8 @@ export type {
   RunSummary,
   ExecEvents,
   LogEvents,
+  SandboxUsage,
+  UsageEvents,
   InvokeEvents,
   InvokeInput,
   Phase,

@@ -4,3 +4,4 @@ export * from './keys.ts';
 export * from './secrets.ts';
 export * from './exec.ts';
 export * from './runs.ts';
+export * from './usage.ts';

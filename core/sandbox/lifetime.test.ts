@@ -85,7 +85,11 @@ describe('sandboxExpiry', () => {
       {},
       0,
       30,
-      { expired: true, reason: 'IdleTimeoutExceeded', message: 'stopped after 30s without activity' },
+      {
+        expired: true,
+        reason: 'IdleTimeoutExceeded',
+        message: 'stopped after 30s without activity (idle since 2026-01-01T10:00:00.000Z)',
+      },
     ],
     [
       'activity pushes idle expiry out',
@@ -151,6 +155,23 @@ describe('sandboxExpiry', () => {
     );
     expect(got).toMatchObject(expected);
     if (!('requeueAfter' in expected)) expect(got).not.toHaveProperty('requeueAfter');
+  });
+});
+
+describe('sandboxExpiry with activity sandboxd saw', () => {
+  const idle = sandbox({ idleTimeout: '20s' });
+  test('status.lastActivityAt pushes the idle expiry out', () => {
+    const s = { ...idle, status: { lastActivityAt: iso(50) } };
+    expect(sandboxExpiry(s, {}, at(0), at(60))).toEqual({ expired: false, requeueAfter: 10_050 });
+  });
+  test('activity seen just now starts a new idle period', () => {
+    expect(sandboxExpiry(idle, {}, at(0), at(60), at(60))).toEqual({ expired: false, requeueAfter: 20_050 });
+  });
+  test('the expiry names the idle period from the last activity seen', () => {
+    expect(sandboxExpiry(idle, {}, at(0), at(90), at(65))).toMatchObject({
+      expired: true,
+      message: `stopped after 20s without activity (idle since ${iso(65)})`,
+    });
   });
 });
 

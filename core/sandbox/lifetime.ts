@@ -18,7 +18,9 @@ export const EXPIRED = 'Expired';
 
 /**
  * The lifetime of a running sandbox: `timeout` counts from its start, `idleTimeout` from
- * its last activity (never before its start), and `0` (or no limit) is infinite. Its start
+ * its last activity (never before its start), and `0` (or no limit) is infinite. The last
+ * activity is the latest of the API's annotation, `status.lastActivityAt` and `seenActive`
+ * (what sandboxd said just now, see `idleLook`). Its start
  * is the later of the Pod's creation and the last resume request, so a resume begins a new
  * lifetime even while the old Pod is still going away. `podCreated` undefined: no Pod, no
  * lifetime running. `requeueAfter` lands just after the earliest limit.
@@ -28,10 +30,16 @@ export function sandboxExpiry(
   template: LifetimeLimits,
   podCreated: Date | undefined,
   now: Date,
+  seenActive?: Date,
 ): Expiry {
   if (!podCreated) return { expired: false };
   const started = Math.max(podCreated.getTime(), timeOf(sandbox, Annotations.resumeRequestedAt));
-  const activity = Math.max(started, timeOf(sandbox, Annotations.lastActivity));
+  const activity = Math.max(
+    started,
+    timeOf(sandbox, Annotations.lastActivity),
+    Date.parse(sandbox.status?.lastActivityAt ?? '') || 0,
+    seenActive?.getTime() ?? 0,
+  );
   const timeout = sandbox.spec.timeout ?? template.timeout;
   const idle = sandbox.spec.idleTimeout ?? template.idleTimeout;
   const limits: { at: number; reason: ExpiryReason; message: string }[] = [];
@@ -45,7 +53,7 @@ export function sandboxExpiry(
     limits.push({
       at: activity + durationMs(idle),
       reason: 'IdleTimeoutExceeded',
-      message: `stopped after ${idle} without activity`,
+      message: `stopped after ${idle} without activity (idle since ${new Date(activity).toISOString()})`,
     });
   const t = now.getTime();
   const over = limits.find((l) => t >= l.at);

@@ -64,6 +64,14 @@ export const AgentConfigureStatus = z
   .describe('What the last configure of an agent sandbox left');
 export type AgentConfigureStatus = z.infer<typeof AgentConfigureStatus>;
 
+/** What keeps a sandbox active for idleTimeout (see `sandboxd/activity.go`). */
+export const ActiveReason = z
+  .enum(['api', 'request', 'exec', 'invoke', 'configure', 'terminal', 'cpu'])
+  .describe(
+    'api: an API call lately; request: a call to its sandboxd in flight; exec, invoke, configure: such a run alive; terminal: a terminal open; cpu: CPU above idle.cpuThreshold',
+  );
+export type ActiveReason = z.infer<typeof ActiveReason>;
+
 /** `status` of a Sandbox: written by the operator through the status subresource only. */
 export const SandboxStatus = z
   .object({
@@ -90,6 +98,14 @@ export const SandboxStatus = z
       .optional()
       .describe('The template the sandbox resolved to, as <kind>/<name>'),
     agentConfigure: AgentConfigureStatus.optional(),
+    lastActivityAt: z
+      .string()
+      .optional()
+      .describe('When the sandbox was last seen active, for idleTimeout (RFC 3339)'),
+    activeReasons: z
+      .array(ActiveReason)
+      .optional()
+      .describe('Why the sandbox was active when last looked at; empty when it was idle'),
   })
   .describe('What the operator observed; written through the status subresource only');
 export type SandboxStatus = z.infer<typeof SandboxStatus>;

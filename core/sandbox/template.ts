@@ -49,8 +49,21 @@ export const SandboxTemplateSpec = z
       "Lifetime cap of each sandbox from its Pod's start, such as 8h; 0 means infinite",
     ),
     idleTimeout: Duration.optional().describe(
-      'A sandbox stops after this long without an API call, such as 30m',
+      'A sandbox stops after this long without activity (an API call, a run, a terminal), such as 30m',
     ),
+    idle: z
+      .object({
+        cpuThreshold: z
+          .number()
+          .gt(0)
+          .max(1024)
+          .optional()
+          .describe(
+            'CPU, in cores, above which a sandbox counts as active for idleTimeout (over 10 s); off when unset',
+          ),
+      })
+      .optional()
+      .describe('What else counts as activity for idleTimeout'),
     network: z
       .object({
         egress: Egress.default('internet').describe(

@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { Annotations, SandboxPod } from '../../core/index.ts';
 import { SandboxdClient, isStatus, mergePatch } from '../../kube/index.ts';
 import { bwrapArgs, sandboxPath, type BwrapMount } from './bwrap.ts';
+import { PodCgroup } from './cgroup.ts';
 import { readChildPid } from './info-fd.ts';
 import { materializeVolumes } from './volumes.ts';
 
@@ -46,6 +47,8 @@ export class PodSandbox {
   readonly #states = new Map<string, ContainerState>();
   #volumes = new Map<string, string>();
   #root: string | undefined;
+  /** The Pod's cgroup, when the host lets devnode make one (sandboxd's usage reads it). */
+  #cgroup: PodCgroup | undefined;
   #stopping = false;
   #initialized = false;
   readonly #startTime = new Date();
@@ -113,6 +116,9 @@ export class PodSandbox {
     await mkdir(join(this.#d.podDir, 'logs'), { recursive: true });
     this.#volumes = await materializeVolumes(this.#pod, this.#d.podDir, this.#d.core);
     this.#root = await this.#mountRoot();
+    this.#cgroup = await PodCgroup.create(this.uid);
+    if (!this.#cgroup)
+      this.#d.logger.warn({ pod: this.#key }, 'no cgroup for the Pod; its usage shows no CPU or memory');
   }
 
   /** SIGTERM to every container, SIGKILL after the grace period; then nothing is left. */
@@ -127,6 +133,7 @@ export class PodSandbox {
     // Whatever of the Pod outlived its pid 1 (a bwrap helper orphaned mid-start) names the Pod's folder.
     await run('pkill', ['-KILL', '-f', this.#d.podDir]).catch(() => undefined);
     if (this.#root) await run('umount', ['-l', this.#root]).catch(() => undefined);
+    await this.#cgroup?.remove();
     await this.#writing;
     await rm(this.#d.podDir, { recursive: true, force: true });
   }
@@ -198,7 +205,9 @@ export class PodSandbox {
         if (this.#stopping) return 137;
         const log = createWriteStream(join(this.#d.podDir, 'logs', `${c.name}.log`), { flags: 'a' });
         // setpriv: the bwrap monitor itself dies with devnode (bwrap's --die-with-parent covers its child).
-        child = spawn('setpriv', ['--pdeathsig', 'KILL', '--', 'bwrap', ...args], {
+        const argv = ['setpriv', '--pdeathsig', 'KILL', '--', 'bwrap', ...args];
+        const [command, ...rest] = this.#cgroup ? this.#cgroup.wrap(argv) : argv;
+        child = spawn(command!, rest, {
           env,
           stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
         });
@@ -306,7 +315,7 @@ export class PodSandbox {
     const args = bwrapArgs({
       hostname: this.#pod.spec?.hostname ?? this.#pod.metadata!.name!,
       root: this.#root,
-      mounts,
+      mounts: [...mounts, ...(this.#cgroup?.mounts ?? [])],
       extraReadOnly: this.#runtimeFiles,
       workingDir: c.workingDir ?? '/',
       argv: [...security.prefix, ...argv],

@@ -10,6 +10,13 @@ export interface SandboxdAddress {
   token: string;
 }
 
+/** sandboxd's `GET /activity`. */
+export interface SandboxdActivity {
+  active: boolean;
+  reasons: string[];
+  lastActiveAt: string;
+}
+
 export interface SandboxdClientOptions extends SandboxdAddress {
   /**
    * Whether a run whose stdin is known up front asks for the upgraded form of `POST /runs`
@@ -289,6 +296,25 @@ export class SandboxdClient {
     };
     if (res.statusCode !== 200) throw new Error(`sandboxd answered /healthz with ${res.statusCode}`);
     return body;
+  }
+
+  /**
+   * Whether the sandbox is in use now, and since when it is not (sandboxd/activity.go):
+   * requests in flight, runs alive, terminals open, CPU above `cpuThreshold` cores.
+   */
+  async activity(cpuThreshold?: number): Promise<SandboxdActivity> {
+    const query = cpuThreshold ? `?cpuThreshold=${cpuThreshold}` : '';
+    const res = await this.#send('GET', `/activity${query}`, (req) => req.end());
+    const body = await readJson(res);
+    if (res.statusCode !== 200) throw new Error(`sandboxd answered /activity with ${res.statusCode}`);
+    return body as SandboxdActivity;
+  }
+
+  /** The Pod's usage now (sandboxd/activity.go), with the last `historySeconds` of samples. */
+  async usage(historySeconds?: number): Promise<{ status: number; body: unknown }> {
+    const query = historySeconds === undefined ? '' : `?history=${historySeconds}`;
+    const res = await this.#send('GET', `/usage${query}`, (req) => req.end());
+    return { status: res.statusCode ?? 0, body: await readJson(res) };
   }
 
   async health(): Promise<boolean> {

@@ -5,6 +5,7 @@ export type {
   SandboxdAddress,
   SandboxdClientOptions,
   SandboxdRunRecord,
+  SandboxdActivity,
 } from './client.ts';
 export {
   SandboxdLocator,

@@ -21,6 +21,7 @@ import type {
 import type { Informer, PolicyStore, SandboxdLocator } from '../../kube/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import type { SandboxPatcher } from '../sandbox-patch.ts';
+import type { SeenActivity } from './idle.ts';
 import type { SandboxdReadiness } from './readiness.ts';
 import type { Snapshots } from './snapshots.ts';
 import type { Adopted, WarmClaimer } from '../warmpool/index.ts';
@@ -93,6 +94,8 @@ export interface Pass {
   forwardedPorts?: ForwardedPort[];
   /** The sandbox Pod in the cache (undefined: none), once the lifetime step looked. */
   pod?: V1Pod;
+  /** Activity sandboxd reported, for status (see `idle.ts`); undefined: status keeps its own. */
+  activity?: SeenActivity;
   /** The warm-pool member this pass claimed, for the steps after it (see `Adopted`). */
   adopted?: Adopted;
   /**

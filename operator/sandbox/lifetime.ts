@@ -1,5 +1,6 @@
 import { EXPIRED, WarmPool, isExpired, sandboxExpiry, sandboxObjectsName } from '../../core/index.ts';
 import { templateOf, type Pass, type StepResult } from './context.ts';
+import { idleLook } from './idle.ts';
 import { Pod, mine, remove } from './owned.ts';
 
 /**
@@ -17,12 +18,17 @@ export async function checkLifetime(pass: Pass): Promise<StepResult> {
   // A claimed warm-pool member's lifetime starts at the claim, not when its pool made it.
   const created =
     pod?.metadata?.annotations?.[WarmPool.claimedAtAnnotation] ?? pod?.metadata?.creationTimestamp;
-  const expiry = sandboxExpiry(
-    sandbox,
-    templateOf(pass),
-    created ? new Date(created) : undefined,
-    pass.d.now(),
-  );
+  const template = templateOf(pass);
+  const started = created ? new Date(created) : undefined;
+  let expiry = sandboxExpiry(sandbox, template, started, pass.d.now());
+  // Idle by the API's count: sandboxd, which sees runs, terminals and CPU, has the last word.
+  if (expiry.expired && expiry.reason === 'IdleTimeoutExceeded' && pod) {
+    const look = await idleLook(pass, pod, template);
+    if (look) {
+      pass.activity = look.seen;
+      expiry = sandboxExpiry(sandbox, template, started, pass.d.now(), look.lastActiveAt);
+    }
+  }
   if (!expiry.expired) return { requeueMs: expiry.requeueAfter };
   await pass.d.event(pass, 'Normal', expiry.reason, expiry.message);
   return { stage: { kind: 'Expired', reason: expiry.reason, message: expiry.message } };

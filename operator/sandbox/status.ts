@@ -43,6 +43,7 @@ export async function writeStatus(
     forwardedPorts: pass.forwardedPorts ?? sandbox.status?.forwardedPorts ?? [],
     ...(hasPod ? { podName: sandboxObjectsName(pass.sandbox) } : {}),
     ...(clonedFrom ? { clonedFrom } : {}),
+    ...pass.activity,
   };
   // Key order aside: the apiserver returns an object's keys sorted, this pass in its own order.
   const json = canonical(status);

@@ -170,6 +170,41 @@ describe('sbx in a code sandbox', () => {
     expect((await follow.done).code).toBe(0);
   });
 
+  test('top: piped, one plain table and exit 0; on a terminal it refreshes until Ctrl-C', async () => {
+    const header = /^NAME +CPU\(CORES\) +MEMORY +DISK USED +DISK FREE +PROCESSES +RUNS +TERMINALS\n/;
+    const one = await sbx(['top', box], env);
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stdout).toMatch(header);
+    expect(one.stdout).not.toContain('\x1b');
+    const row = one.stdout.split('\n')[1]!.split(/ +/);
+    expect(row[0]).toBe(box);
+    expect(Number(row[1])).toBeGreaterThanOrEqual(0);
+    expect(row[2]).toMatch(/^[\d.]+(Ki|Mi|Gi)$/);
+    expect(Number(row[5])).toBeGreaterThanOrEqual(2); // sandboxd and the template's process
+    const all = await sbx(['top'], env);
+    expect(all.code).toBe(0);
+    expect(all.stdout).toMatch(header);
+    expect(all.stdout).toMatch(new RegExp(`\n${box} `));
+    const missing = await sbx(['top', 'no-such-box'], env);
+    expect(missing.code).not.toBe(0);
+    expect(missing.stderr).toMatch(/not found/);
+
+    const child = spawn('script', ['-qfec', `${SBX} top ${box} --interval 1`, '/dev/null'], {
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const live = new Running(child);
+    try {
+      // Two screens: each clears and redraws the table.
+      // eslint-disable-next-line no-control-regex
+      await live.until(/\x1b\[H\x1b\[2J[^]*\x1b\[H\x1b\[2J[^]*TERMINALS/);
+      child.stdin.write('\x03');
+      expect((await live.done).code).toBe(130);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
   test('templates and whoami', async () => {
     const list = await sbx(['templates'], env);
     expect(list.stdout).toMatch(/^NAME +KIND +DESCRIPTION\n/);

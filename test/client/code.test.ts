@@ -94,6 +94,25 @@ describe('the TypeScript client in a code sandbox', () => {
     expect(out).toContain(`n ${last + 1}\n`);
   });
 
+  test('usage: the figures with their history, then a usage event every 2 s; bob is refused', async () => {
+    const now = await alice.getSandboxUsage(box, { history: 30 });
+    expect(now.cgroup).toBe(true);
+    expect(now.processes).toBeGreaterThanOrEqual(2);
+    expect(now.workspace.freeBytes).toBeGreaterThan(0);
+    expect(now.history!.length).toBeGreaterThan(0);
+    const stop = new AbortController();
+    const stream = await alice.watchSandboxUsage(box, { signal: stop.signal });
+    const seen: string[] = [];
+    for await (const e of stream) {
+      expect(e.event).toBe('usage');
+      seen.push(e.data.at);
+      if (seen.length === 2) break;
+    }
+    stop.abort();
+    expect(Date.parse(seen[1]!) - Date.parse(seen[0]!)).toBeGreaterThan(1_500);
+    await expect(bob.getSandboxUsage(box)).rejects.toBeInstanceOf(ForbiddenError);
+  });
+
   test('files and archives stream both ways; refusals are typed', async () => {
     const bytes = randomBytes(2 * 1024 * 1024 + 3);
     const stream = new Blob([bytes]).stream();

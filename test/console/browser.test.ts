@@ -594,6 +594,51 @@ describe('the console in chromium', () => {
     3 * 60_000,
   );
 
+  it(
+    'the overview plots the last minutes of CPU and memory, and shows disk, processes and runs',
+    async () => {
+      await codeSandbox();
+      // A busy loop for 25 s, so the CPU chart has something to draw.
+      const burning = api.call('POST', '/sandboxes/ui-code/exec', {
+        key: api.keys.alice,
+        body: {
+          command: "timeout 25 sh -c 'while :; do :; done'; head -c 10485760 /dev/zero > /workspace/ten",
+        },
+      });
+      const { context, page } = await newPage();
+      await showingPage(page, async () => {
+        await signIn(page, api.keys.alice);
+        await page.goto(`${base}/#/sandboxes/ui-code/overview`);
+        const usage = page.getByRole('region', { name: 'Usage' });
+        await usage.waitFor({ timeout: QUICK });
+        const cpu = usage.getByRole('img', { name: /^CPU \(cores\): now/ });
+        const memory = usage.getByRole('img', { name: /^Memory \(working set\): now/ });
+        // Samples arrive every 2 s: a line of a few points, and the loop's CPU in it.
+        await expect
+          .poll(async () => (await cpu.locator('polyline').getAttribute('points'))?.split(' ').length ?? 0, {
+            timeout: QUICK,
+          })
+          .toBeGreaterThanOrEqual(5);
+        await expect
+          .poll(async () => Number(/peak ([\d.]+)/.exec((await cpu.getAttribute('aria-label')) ?? '')?.[1]), {
+            timeout: QUICK,
+          })
+          .toBeGreaterThan(0.1);
+        expect(await memory.getAttribute('aria-label')).toMatch(/now [\d.]+ (KiB|MiB|GiB)/);
+        await expect
+          .poll(() => usage.locator('dd').first().textContent())
+          .toMatch(/^[\d.]+ \w+ used, [\d.]+ \w+ free$/);
+        await expect
+          .poll(() => usage.getByText(/^1 exec, 0 invoke, 0 configure$/).count(), { timeout: QUICK })
+          .toBe(1);
+        await check(page, 'sandbox-usage');
+      });
+      expect((await burning).status).toBe(200);
+      await context.close();
+    },
+    4 * 60_000,
+  );
+
   it('fits a 390-pixel phone: no sideways scrolling on the list, a sandbox and the policies', async () => {
     const { context, page } = await newPage({ width: 390, height: 844 });
     await signIn(page, api.keys.admin);

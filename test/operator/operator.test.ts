@@ -175,6 +175,9 @@ describe('operator', () => {
     const metrics = await ops[0]!.metrics.registry.metrics();
     expect(metrics).toMatch(/^svc_reconcile_total\{controller="sandbox",result="(ok|requeue)"\} [1-9]/m);
     expect(metrics).toMatch(/^svc_sandboxes\{phase="Running"\} [1-9]/m);
+    expect(metrics).toMatch(
+      /^svc_sandboxes_by_template\{phase="Running",template="ClusterSandboxTemplate\/[^"]+"\} [1-9]/m,
+    );
     expect(metrics).toMatch(/^svc_workqueue_depth\{controller="sandbox"\} \d+$/m);
     expect(logLines.join('')).not.toContain('sk-very-secret-value');
 

@@ -33,6 +33,7 @@ test('the streaming operations and their events are read from x-sse-events', asy
       },
     },
     { operationId: 'getSandboxLogs', events: { log: 'LogEvent' } },
+    { operationId: 'getSandboxUsage', events: { usage: 'SandboxUsage' } },
     {
       operationId: 'invokeSandbox',
       events: { start: 'StartEvent', log: 'LogEvent', exit: 'ExitEvent', error: 'ErrorEvent' },

@@ -451,6 +451,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/sandboxes/{id}/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What the sandbox uses now: CPU, memory, workspace bytes, processes, runs and terminals; with `Accept: text/event-stream` a `usage` event every 2 s until the caller leaves. Not activity for idleTimeout */
+        get: operations["getSandboxUsage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/sandboxes/{id}/files": {
         parameters: {
             query?: never;
@@ -875,6 +892,54 @@ export interface components {
             truncated: boolean;
             droppedBytes: number;
         };
+        UsageSample: {
+            /** @description When the sample was taken (RFC 3339) */
+            at: string;
+            /** @description CPU used over the second before, in cores */
+            cpuCores: number;
+            /** @description Working set: memory used less the inactive page cache */
+            memoryBytes: number;
+        };
+        SandboxUsage: {
+            /** @description When the figures were read (RFC 3339) */
+            at: string;
+            cpu: {
+                /** @description CPU used over the last second, in cores */
+                cores: number;
+                /** @description Time the CPU limit held the sandbox back, since its start */
+                throttledSeconds: number;
+                /** @description The CPU limit in cores; null: none */
+                limitCores: number | null;
+            };
+            memory: {
+                /** @description Memory used less the inactive page cache (what the limit counts) */
+                workingSetBytes: number;
+                /** @description The memory limit; null: none */
+                limitBytes: number | null;
+            };
+            workspace: {
+                /** @description Bytes /workspace's files take */
+                usedBytes: number;
+                /** @description Bytes still free for /workspace */
+                freeBytes: number;
+                /** @description Size of /workspace's file system */
+                totalBytes: number;
+            };
+            /** @description Processes in the sandbox, sandboxd among them */
+            processes: number;
+            /** @description Runs alive, by kind */
+            runs: {
+                exec: number;
+                invoke: number;
+                configure: number;
+            };
+            /** @description Terminal sessions open */
+            terminals: number;
+            /** @description Whether the Pod's cgroup could be read (false: CPU and memory read 0) */
+            cgroup: boolean;
+            /** @description With `?history=S`: the samples of the last S seconds */
+            history?: components["schemas"]["UsageSample"][];
+        };
         Policy: {
             maxSandboxesPerUser?: number;
             maxSandboxesTotal?: number;
@@ -1250,6 +1315,10 @@ export interface components {
                     /** @description Cap on parallel invokes in force, already lowered by governance */
                     maxConcurrentInvokes?: number;
                 };
+                /** @description When the sandbox was last seen active, for idleTimeout (RFC 3339) */
+                lastActivityAt?: string;
+                /** @description Why the sandbox was active when last looked at; empty when it was idle */
+                activeReasons?: ("api" | "request" | "exec" | "invoke" | "configure" | "terminal" | "cpu")[];
             };
         };
         SandboxList: {
@@ -4385,6 +4454,110 @@ export interface operations {
             };
             /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
             431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSandboxUsage: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                history?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events; the data of each event is the JSON of the schema named after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SandboxUsage"];
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "usage";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The sandbox did not answer */
+            502: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -28,6 +28,9 @@ export interface SseEvents {
   getSandboxLogs: {
     log: Schemas['LogEvent'];
   };
+  getSandboxUsage: {
+    usage: Schemas['SandboxUsage'];
+  };
   invokeSandbox: {
     start: Schemas['StartEvent'];
     log: Schemas['LogEvent'];
@@ -47,6 +50,7 @@ export const sseEventNames = {
   execSandbox: ['start', 'log', 'exit', 'error'],
   getRunEvents: ['start', 'log', 'drop', 'exit', 'error'],
   getSandboxLogs: ['log'],
+  getSandboxUsage: ['usage'],
   invokeSandbox: ['start', 'log', 'exit', 'error'],
   listSandboxes: ['added', 'modified', 'deleted'],
 } as const;

@@ -10,6 +10,7 @@ import { FilesTab } from './files.tsx';
 import { Actions } from './list.tsx';
 import { LogsTab } from './logs.tsx';
 import { PortsTab } from './ports.tsx';
+import { UsagePanel } from './usage.tsx';
 
 // xterm.js is its own chunk, fetched the first time a terminal opens.
 const TerminalTab = lazy(() => import('./terminal.tsx').then((m) => m.TerminalTab));
@@ -55,6 +56,7 @@ export function SandboxPage({ session, name, tab }: { session: Session; name: st
       </nav>
       <section class="tab" aria-label={tabs.find((t) => t.id === current)?.label}>
         {current === 'overview' ? <Overview sandbox={sandbox} /> : null}
+        {current === 'overview' && running ? <UsagePanel session={session} sandbox={sandbox} /> : null}
         {current !== 'overview' && current !== 'ports' && !running ? (
           <p class="notice">The sandbox is {phaseOf(sandbox)}; this needs it Running.</p>
         ) : null}

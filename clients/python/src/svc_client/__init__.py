@@ -21,6 +21,7 @@ from ._preview import PreviewTicket
 from ._runs import AsyncAttachStream, AttachStream, DetachedRun, Drop, Run, RunEvent
 from ._sse import SSE_MAX_EVENT_SIZE, SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
+from ._usage import AsyncUsageStream, Usage, UsageSample, UsageStream
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
 from .client import Client, ConfigureStream, InvokeStream
 from .errors import (
@@ -85,6 +86,7 @@ __all__ = [
     "AsyncLogStream",
     "AsyncTerminalSession",
     "AttachStream",
+    "AsyncUsageStream",
     "AuditEvent",
     "AuthenticationError",
     "BadRequest",
@@ -139,6 +141,9 @@ __all__ = [
     "TemplateRef",
     "TerminalSession",
     "TerminalTicket",
+    "Usage",
+    "UsageSample",
+    "UsageStream",
     "User",
     "Violation",
     "WaitTimeout",

@@ -35,6 +35,7 @@ from ._preview import AsyncPreviewMixin
 from ._runs import AsyncRunsMixin, DetachedRun, detached
 from ._sse import SSE_MAX_EVENT_SIZE, aiter_sse_response
 from ._terminal import AsyncTerminalMixin
+from ._usage import AsyncUsageMixin
 from .client import (
     InvokeCollector,
     InvokeInput,
@@ -192,7 +193,7 @@ class AsyncConfigureStream:
         await self.aclose()
 
 
-class AsyncClient(AsyncExecMixin, AsyncRunsMixin, AsyncTerminalMixin, AsyncPreviewMixin):
+class AsyncClient(AsyncExecMixin, AsyncRunsMixin, AsyncTerminalMixin, AsyncPreviewMixin, AsyncUsageMixin):
     """Asyncio client of the svc API; same arguments and methods as
     :class:`~svc_client.Client`, with coroutines, async iterators and async streams.
     ``token`` may also be an ``async`` callable.

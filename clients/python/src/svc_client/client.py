@@ -29,6 +29,7 @@ from ._preview import PreviewMixin
 from ._runs import DetachedRun, RunsMixin, detached
 from ._sse import SSE_MAX_EVENT_SIZE, SSEEvent, iter_sse_response
 from ._terminal import TerminalMixin
+from ._usage import UsageMixin
 from .errors import NotFound, SandboxFailed, StreamInterrupted, WaitTimeout
 from .models import (
     Accepted,
@@ -486,7 +487,7 @@ def phases(phase: str | Iterable[str]) -> frozenset[str]:
     return frozenset([phase] if isinstance(phase, str) else phase)
 
 
-class Client(ExecMixin, RunsMixin, TerminalMixin, PreviewMixin):
+class Client(ExecMixin, RunsMixin, TerminalMixin, PreviewMixin, UsageMixin):
     """Blocking client of the svc API.
 
     Args:

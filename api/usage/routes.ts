@@ -1,0 +1,47 @@
+import { Hono, type Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import { UsageQuery } from '../../core/index.ts';
+import { sandboxdOf } from '../agent/index.ts';
+import type { ApiDeps } from '../deps.ts';
+import { HttpError } from '../errors/index.ts';
+import { requireRunning, strictQuery } from '../exec/index.ts';
+import { ownedSandbox } from '../sandboxes/index.ts';
+
+/**
+ * `GET /sandboxes/{id}/usage`: what the sandbox uses now, as its sandboxd reads it from the
+ * Pod's cgroup and its workspace (sandboxd/activity.go). `?history=S` adds the CPU and memory
+ * samples of the last S seconds (at most 600), for charts. With `Accept: text/event-stream`,
+ * a `usage` event every `usageEveryMs` (2 s by default) until the caller leaves. Looking is
+ * not use: neither form counts as activity for `idleTimeout` (a console left open on the
+ * sandbox's page must not keep it running).
+ */
+export function usageRoutes(deps: ApiDeps): Hono {
+  const app = new Hono();
+  app.get('/:id/usage', (c) => usage(c, deps));
+  return app;
+}
+
+async function usage(c: Context, deps: ApiDeps): Promise<Response> {
+  const query = strictQuery(c, UsageQuery);
+  const sandbox = await ownedSandbox(c, deps, { activity: false });
+  requireRunning(sandbox, 'reading its usage');
+  const read = async (history?: number) => {
+    const { answer } = await sandboxdOf(deps, sandbox, (sandboxd) => sandboxd.usage(history));
+    if (answer.status !== 200)
+      throw new HttpError(502, 'sandbox_error', `sandboxd did not give its usage: ${answer.status}`);
+    return answer.body as Record<string, unknown>;
+  };
+  const history = query.history;
+  if (!(c.req.header('accept') ?? '').includes('text/event-stream')) return c.json(await read(history));
+  const first = await read(history);
+  const every = deps.usageEveryMs ?? 2_000;
+  return streamSSE(c, async (out) => {
+    let next: Record<string, unknown> | undefined = first;
+    while (!out.aborted && !out.closed) {
+      if (!next) break;
+      await out.writeSSE({ event: 'usage', data: JSON.stringify(next) });
+      await out.sleep(every);
+      next = out.aborted ? undefined : await read().catch(() => undefined);
+    }
+  });
+}

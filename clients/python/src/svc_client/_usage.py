@@ -1,0 +1,197 @@
+"""A sandbox's live usage: CPU, memory, workspace bytes, processes, runs and terminals.
+
+Mixins of :class:`~svc_client.Client` (:class:`UsageMixin`) and
+:class:`~svc_client.AsyncClient` (:class:`AsyncUsageMixin`). Reading usage is no activity:
+it never keeps a sandbox from its ``idleTimeout``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncGenerator, Generator, Mapping
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+from ._http import AsyncHTTP, Call, SyncHTTP, json_body
+from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
+
+if TYPE_CHECKING:
+    from .client import _Requests
+
+
+@dataclass(frozen=True)
+class UsageSample:
+    """One second of the sandbox's CPU (cores) and memory (working set, bytes)."""
+
+    at: str
+    cpu_cores: float
+    memory_bytes: int
+
+
+@dataclass(frozen=True)
+class Usage:
+    """``GET /sandboxes/{id}/usage``: the figures now, as the sandbox's sandboxd reads them."""
+
+    at: str
+    cpu_cores: float
+    cpu_throttled_seconds: float
+    cpu_limit_cores: float | None
+    memory_working_set_bytes: int
+    memory_limit_bytes: int | None
+    workspace_used_bytes: int
+    workspace_free_bytes: int
+    workspace_total_bytes: int
+    processes: int
+    runs: dict[str, int]
+    terminals: int
+    cgroup: bool
+    """Whether the Pod's cgroup could be read (``False``: CPU and memory read 0)."""
+    history: list[UsageSample] = field(default_factory=list)
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> Usage:
+        cpu, mem, ws = d.get("cpu", {}), d.get("memory", {}), d.get("workspace", {})
+        return cls(
+            at=str(d.get("at", "")),
+            cpu_cores=float(cpu.get("cores", 0)),
+            cpu_throttled_seconds=float(cpu.get("throttledSeconds", 0)),
+            cpu_limit_cores=cpu.get("limitCores"),
+            memory_working_set_bytes=int(mem.get("workingSetBytes", 0)),
+            memory_limit_bytes=mem.get("limitBytes"),
+            workspace_used_bytes=int(ws.get("usedBytes", 0)),
+            workspace_free_bytes=int(ws.get("freeBytes", 0)),
+            workspace_total_bytes=int(ws.get("totalBytes", 0)),
+            processes=int(d.get("processes", 0)),
+            runs={str(k): int(v) for k, v in dict(d.get("runs", {})).items()},
+            terminals=int(d.get("terminals", 0)),
+            cgroup=bool(d.get("cgroup", False)),
+            history=[
+                UsageSample(str(s["at"]), float(s["cpuCores"]), int(s["memoryBytes"]))
+                for s in d.get("history") or []
+            ],
+        )
+
+
+def usage_call(
+    req: _Requests, name: str, namespace: str | None, history: int | None, stream: bool
+) -> Call:
+    params = req.ns(namespace)
+    if history is not None:
+        params["history"] = str(history)
+    path = f"/sandboxes/{quote(name, safe='')}/usage"
+    if stream:
+        return Call("GET", path, params, headers={"Accept": "text/event-stream"})
+    return Call("GET", path, params)
+
+
+def _decode(sse: SSEEvent) -> Usage | None:
+    if sse.event != "usage":
+        return None
+    return Usage.from_dict(json.loads(sse.data))
+
+
+class UsageStream:
+    """``Usage`` every 2 s (the API's setting). It never ends by itself: leave the loop, or
+    :meth:`close` it (a context manager)."""
+
+    def __init__(self, http: SyncHTTP, call: Call) -> None:
+        self._events = self._run(http, call)
+
+    @staticmethod
+    def _run(http: SyncHTTP, call: Call) -> Generator[Usage, None, None]:
+        with http.stream(call, sse=True) as response:
+            for sse in iter_sse_response(response, http.sse_max_event_size):
+                usage = _decode(sse)
+                if usage is not None:
+                    yield usage
+
+    def __iter__(self) -> UsageStream:
+        return self
+
+    def __next__(self) -> Usage:
+        return next(self._events)
+
+    def close(self) -> None:
+        self._events.close()
+
+    def __enter__(self) -> UsageStream:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:  # fmt: skip
+        self.close()
+
+
+class AsyncUsageStream:
+    """Async twin of :class:`UsageStream`: ``async for usage in ...``."""
+
+    def __init__(self, http: AsyncHTTP, call: Call) -> None:
+        self._events = self._run(http, call)
+
+    @staticmethod
+    async def _run(http: AsyncHTTP, call: Call) -> AsyncGenerator[Usage, None]:
+        async with http.stream(call, sse=True) as response:
+            async for sse in aiter_sse_response(response, http.sse_max_event_size):
+                usage = _decode(sse)
+                if usage is not None:
+                    yield usage
+
+    def __aiter__(self) -> AsyncUsageStream:
+        return self
+
+    async def __anext__(self) -> Usage:
+        return await self._events.__anext__()
+
+    async def aclose(self) -> None:
+        await self._events.aclose()
+
+    async def __aenter__(self) -> AsyncUsageStream:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:  # fmt: skip
+        await self.aclose()
+
+
+class UsageMixin:
+    """Usage on :class:`~svc_client.Client`."""
+
+    _req: _Requests
+    _http: SyncHTTP
+
+    def usage(
+        self, name: str, *, history: int | None = None, namespace: str | None = None
+    ) -> Usage:
+        """The sandbox's figures now; ``history`` adds the samples of the last that many
+        seconds (at most 600)."""
+        call = usage_call(self._req, name, namespace, history, stream=False)
+        return Usage.from_dict(json_body(self._http.request(call)))
+
+    def watch_usage(self, name: str, *, namespace: str | None = None) -> UsageStream:
+        """The sandbox's figures every 2 s, until the loop is left."""
+        return UsageStream(self._http, usage_call(self._req, name, namespace, None, stream=True))
+
+
+class AsyncUsageMixin:
+    """Usage on :class:`~svc_client.AsyncClient`."""
+
+    _req: _Requests
+    _http: AsyncHTTP
+
+    async def usage(
+        self, name: str, *, history: int | None = None, namespace: str | None = None
+    ) -> Usage:
+        """See :meth:`UsageMixin.usage`."""
+        call = usage_call(self._req, name, namespace, history, stream=False)
+        return Usage.from_dict(json_body(await self._http.request(call)))
+
+    def watch_usage(self, name: str, *, namespace: str | None = None) -> AsyncUsageStream:
+        """See :meth:`UsageMixin.watch_usage`."""
+        call = usage_call(self._req, name, namespace, None, stream=True)
+        return AsyncUsageStream(self._http, call)
