@@ -193,7 +193,9 @@ class AsyncConfigureStream:
         await self.aclose()
 
 
-class AsyncClient(AsyncExecMixin, AsyncRunsMixin, AsyncTerminalMixin, AsyncPreviewMixin, AsyncUsageMixin):
+class AsyncClient(
+    AsyncExecMixin, AsyncRunsMixin, AsyncTerminalMixin, AsyncPreviewMixin, AsyncUsageMixin
+):
     """Asyncio client of the svc API; same arguments and methods as
     :class:`~svc_client.Client`, with coroutines, async iterators and async streams.
     ``token`` may also be an ``async`` callable.
