@@ -66,6 +66,10 @@ const TOOLS = [
   'forward_port',
   'configure_agent',
   'invoke_agent',
+  'start_agent_run',
+  'list_runs',
+  'run_events',
+  'cancel_run',
   'stop_sandbox',
   'resume_sandbox',
   'delete_sandbox',
@@ -391,6 +395,40 @@ describe('MCP tools over Streamable HTTP, past the must-show path', () => {
       stdout: 'HELLO MCP',
       stderr: 'working\n',
     });
+
+    // Detached: the tool answers at once with the id; the run goes on; its events come later.
+    const started = await call(alice, 'start_agent_run', { ...target, input: 'later' });
+    expect(started.isError, started.text).toBe(false);
+    const { invokeId } = started.json as { invokeId: string; eventsUrl: string };
+    expect(started.json).toEqual({
+      invokeId,
+      eventsUrl: expect.stringContaining(`/runs/${invokeId}/events`) as string,
+    });
+    const events = await call(alice, 'run_events', { ...target, invokeId });
+    expect(events.isError, events.text).toBe(false);
+    expect(events.json).toMatchObject({
+      invokeId,
+      exitCode: 0,
+      reason: 'completed',
+      stdout: 'LATER',
+      stderr: 'working\n',
+      lastEventId: expect.stringMatching(/^\d+$/) as string,
+    });
+    // Read again after the last id: nothing more, and no exit to report.
+    const after = await call(alice, 'run_events', {
+      ...target,
+      invokeId,
+      lastEventId: (events.json as { lastEventId: string }).lastEventId,
+    });
+    expect(after.json).toMatchObject({ invokeId, stdout: '', stderr: '' });
+    const runs = await call(alice, 'list_runs', target);
+    expect((runs.json as { items: { invokeId: string; detached: boolean; state: string }[] }).items).toEqual(
+      expect.arrayContaining([expect.objectContaining({ invokeId, detached: true, state: 'exited' })]),
+    );
+    // A run that is not there is the API's 404, as a tool error.
+    const missing = await call(alice, 'cancel_run', { ...target, invokeId: 'inv-nothere' });
+    expect(missing.isError).toBe(true);
+    expect(missing.json).toMatchObject({ status: 404 });
     await call(alice, 'delete_sandbox', target);
   }, 300_000);
 });
