@@ -73,6 +73,12 @@ sc=$(default_class storageclass storageclass.kubernetes.io/is-default-class)
 vsc=$(default_class volumesnapshotclass snapshot.storage.kubernetes.io/is-default-class)
 [ -n "$sc" ] || die "the cluster has no default StorageClass (hack/cluster's CSI driver makes svc-local): workspaces could not be provisioned"
 [ -n "$vsc" ] || say "warning: no default VolumeSnapshotClass: clones will fail (hack/cluster's CSI driver makes svc-local)"
+# The apiserver dials an admission webhook at its Service's ClusterIP, as on any cluster; the
+# control plane's namespace has no kube-proxy, so it routes the Service range through the
+# first node, whose kube-proxy rules carry it to a webhook Pod on any node (and masquerade it,
+# its source being outside the Pod range, so the answer comes back the same way).
+net=${NET%.0.0/16}
+ip -n "svcc-$RUN-cp" route replace "$net.128.0/20" via "$net.0.$((10 + ${first_node#n}))"
 phase "cluster ready for the chart: images on $NODES, StorageClass ${sc% }, VolumeSnapshotClass ${vsc:-none}"
 
 # --- the chart -------------------------------------------------------------------------------
@@ -86,8 +92,8 @@ auth:
   # As make dev: the admin key is an admin without an OIDC issuer.
   devAuth: true
 networking:
-  podCIDR: ${NET%.0.0/16}.64.0/18
-  serviceCIDR: ${NET%.0.0/16}.128.0/20
+  podCIDR: $net.64.0/18
+  serviceCIDR: $net.128.0/20
 EOF
 # The chart takes the sandbox namespace over (its label svc.io/sandboxes=enabled), and Helm
 # takes over only what carries its ownership metadata (docs/install.md, "Enabling a namespace").
