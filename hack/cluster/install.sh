@@ -107,6 +107,14 @@ say "helm upgrade --install $release config/helm/svc (namespace $namespace, imag
   --namespace "$namespace" --create-namespace --values "$state/values.yaml" >"$state/logs/helm.log" 2>&1 ||
   die "helm failed: $(tail -n 5 "$state/logs/helm.log")"
 phase "chart installed (revision $(sed -n 's/^REVISION: //p' "$state/logs/helm.log"))"
+# A rebuilt image keeps its name (localhost/svc/svc:dev), so the Deployments do not change:
+# restart them when the image's digest is not the one the last install ran.
+digest=$(ctr --address "$state/$first_node/containerd.sock" -n k8s.io images ls "name==$image" | awk 'NR > 1 {print $3}')
+if [ -f "$state/installed-image" ] && [ "$(cat "$state/installed-image")" != "$digest" ]; then
+  k -n "$namespace" rollout restart deployment -l "app.kubernetes.io/instance=$release" >/dev/null
+  say "image $image is new ($digest): Pods restarted"
+fi
+echo "$digest" >"$state/installed-image"
 
 # --- Pods Ready ------------------------------------------------------------------------------
 for d in webhook operator api; do
