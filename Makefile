@@ -39,14 +39,24 @@ kube:
 # A real cluster on this machine (hack/cluster, issue 37, in progress): NODES nodes (default 2),
 # each a containerd and kubelet in network namespaces of the run's own; prints the run's state
 # folder ($$STATE/kubectl reaches it). `make cluster-down` removes the last one made from here.
-.PHONY: cluster cluster-down
-cluster: kube
+# `make images` builds the svc image (the Dockerfile's runtime stage) and the sample templates'
+# Debian images without a registry and imports them into that cluster's nodes (cached: a
+# second run only imports).
+.PHONY: cluster cluster-preflight cluster-down images
+# What the machine must allow (root, namespaces, cgroups, …), said before anything is built.
+cluster-preflight:
+	@bash hack/cluster/preflight.sh
+cluster: cluster-preflight kube
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	@NODES=$${NODES:-2} bash hack/cluster/up.sh
 
 cluster-down:
 	@bash hack/cluster/down.sh
+
+images: node_modules/.stamp sandboxd-binary
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/images.sh
 
 # helm, built from the Go module proxy like hack/kube (cached by version); the deploy tests
 # render the chart with it.
@@ -82,10 +92,13 @@ format-check: node_modules/.stamp
 test-unit: node_modules/.stamp
 	npx vitest run --project unit
 
-# sandboxd (Go): formatted, vetted, unit-tested.
+# sandboxd and hack/cluster's CSI driver (Go): formatted, vetted, unit-tested.
 test-go:
-	@out=$$(cd sandboxd && gofmt -l .); [ -z "$$out" ] || { echo "gofmt -l: $$out" >&2; exit 1; }
+	@for d in sandboxd hack/cluster/csi; do \
+	  out=$$(cd $$d && gofmt -l .); [ -z "$$out" ] || { echo "gofmt -l ($$d): $$out" >&2; exit 1; }; \
+	done
 	cd sandboxd && go vet ./... && go test ./...
+	cd hack/cluster/csi && go vet ./... && go test ./...
 
 # The run's temporary folders live in a folder of its own (TMPDIR), so the leftover check
 # looks only at this run's processes and mounts: another make test beside it is not a leftover.
@@ -118,7 +131,7 @@ test-e2e: deps kube helm sandboxd-binary console
 	@bash hack/cluster/build.sh >/dev/null
 	npx vitest run --project e2e
 
-test: deps kube typecheck lint format-check check-generated test-unit test-go image-check test-python test-fuzz test-integration
+test: deps kube typecheck lint format-check check-generated test-unit test-go image-check test-python test-fuzz test-integration test-e2e
 
 # The browser console (console/README.md), built into dist/console, which the API serves at
 # `/` (make dev passes it; `svc api --console.dir`). Rebuilt only when its sources change.
@@ -139,7 +152,7 @@ dist/sandboxd: $(SANDBOXD_SOURCES)
 
 # sbx, the command line (cli/), as one executable: dist/sbx (cli/build.ts: an esbuild bundle
 # made a Node single-executable application). Rebuilt only when its sources change.
-CLI_SOURCES := $(shell find cli clients/typescript core/sse -name '*.ts' ! -name '*.test.ts') package.json package-lock.json
+CLI_SOURCES := $(shell find cli clients/typescript core mcp -name '*.ts' ! -name '*.test.ts') package.json package-lock.json
 cli-binary: dist/sbx
 dist/sbx: node_modules/.stamp $(CLI_SOURCES)
 	$(NODE) cli/build.ts

@@ -8,6 +8,7 @@ import type { ApiDeps } from './deps.ts';
 import { HttpError, errorHandler, notFound } from './errors/index.ts';
 import { cloneRoutes } from './clone/index.ts';
 import { execRoutes } from './exec/index.ts';
+import { runRoutes } from './runs/index.ts';
 import { fileRoutes } from './files/index.ts';
 import { discoveryRoutes } from './discovery/index.ts';
 import { consoleRoutes } from './console/index.ts';
@@ -15,6 +16,7 @@ import { governanceRoutes } from './governance/index.ts';
 import { keyRoutes } from './keys/index.ts';
 import { UserSlots, perUserConcurrency } from './limits/index.ts';
 import { requestLog } from './logging/index.ts';
+import { mcpRoutes } from './mcp/index.ts';
 import { openApiDocument } from './openapi/index.ts';
 import { portRoutes } from './ports/index.ts';
 import { previewCredentials, previewRoutes } from './preview/index.ts';
@@ -72,6 +74,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', previewRoutes(deps));
   v1.route('/sandboxes', agentRoutes(deps));
   v1.route('/sandboxes', execRoutes(deps));
+  v1.route('/sandboxes', runRoutes(deps));
   v1.route('/sandboxes', fileRoutes(deps));
   v1.route('/sandboxes', terminalRoutes(deps));
   v1.route('/', discoveryRoutes(deps));
@@ -79,6 +82,8 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/apikeys', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));
   v1.route('/governance', governanceRoutes(deps));
+  // Each MCP tool call is dispatched back into this app as the caller (api/mcp).
+  v1.route('/mcp', mcpRoutes({ dispatch: (request) => Promise.resolve(app.fetch(request)), version: 'v1' }));
   app.route('/api/v1', v1);
   if (deps.console) app.route('/', consoleRoutes(deps.console));
   return app;

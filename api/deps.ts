@@ -14,6 +14,7 @@ import type {
   SandboxdLocator,
 } from '../kube/index.ts';
 import type { UserSecrets } from './secrets/index.ts';
+import type { NameGate } from './sandboxes/index.ts';
 import type { Tracing } from '../telemetry/index.ts';
 
 /** Everything the routes need, built once in `cmd/api.ts` and passed down. */
@@ -40,6 +41,8 @@ export interface ApiDeps {
   namespaces: NamespaceGate;
   /** Which Secrets a caller may name in `spec.credentials`. */
   credentials: CredentialGate;
+  /** Whether the names a sandbox (or a port's Service) needs are free: 409 `name_conflict`. */
+  names: NameGate;
   /** Users' own Secrets: `/api/v1/secrets`. */
   secrets: UserSecrets;
   /** Where each sandbox's sandboxd answers: the data path of configure and invoke. */

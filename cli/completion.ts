@@ -29,6 +29,8 @@ const TAKES_SANDBOX = [
   'configure',
   'invoke',
   'cancel',
+  'runs',
+  'attach',
   'port-forward',
   'ports',
 ];

@@ -219,11 +219,13 @@ Examples:
       .option('-w, --workdir <dir>', 'the working directory (default /workspace)')
       .option('-e, --env <KEY=VALUE...>', 'environment variables')
       .option('--timeout <duration>', 'end it after this long, such as 30s')
+      .option('-d, --detach', 'print its id and return at once; it runs on (needs --timeout)')
       .action(lazy(async () => (await import('./commands/exec.ts')).exec)),
     [
       'sbx exec dev -- ls -la',
       "sbx exec dev -- sh -c 'exit 3'; echo $?   # 3",
       'cat data.csv | sbx exec dev -- wc -l',
+      'sbx exec dev --detach --timeout 1h -- make test   # then: sbx attach dev ID',
     ],
   );
   examples(
@@ -283,8 +285,33 @@ Examples:
       .argument('<name>')
       .option('--timeout <duration>', 'cap this invoke, such as 30s')
       .option('--show-id', 'print the invoke id on stderr (always on a terminal)')
+      .option('-d, --detach', 'print the invoke id and return at once; the run goes on')
       .action(lazy(async () => (await import('./commands/agent.ts')).invoke)),
-    ['echo hello | sbx invoke bot', 'sbx invoke bot < input.json > output.json'],
+    [
+      'echo hello | sbx invoke bot',
+      'sbx invoke bot < input.json > output.json',
+      'sbx invoke bot --detach < task.json   # then: sbx attach bot ID',
+    ],
+  );
+  examples(
+    sbx
+      .command('runs')
+      .description('a sandbox’s invokes and execs: running, and ended ones kept 15 minutes')
+      .argument('<name>')
+      .addOption(output())
+      .action(lazy(async () => (await import('./commands/runs.ts')).runs)),
+    ['sbx runs bot', 'sbx runs bot -o json'],
+  );
+  examples(
+    sbx
+      .command('attach')
+      .description('a run’s output from its start, then as it comes; Ctrl-C detaches (the run goes on)')
+      .argument('<name>')
+      .argument('<invoke-id>')
+      .option('--last-event-id <id>', 'only the events after this one')
+      .option('--cancel-on-interrupt', 'Ctrl-C cancels the run instead of detaching')
+      .action(lazy(async () => (await import('./commands/runs.ts')).attach)),
+    ['sbx attach bot inv-3f2a…', 'sbx attach bot inv-3f2a… --cancel-on-interrupt'],
   );
   examples(
     sbx
@@ -315,6 +342,13 @@ Examples:
       .addOption(output())
       .action(lazy(async () => (await import('./commands/sandboxes.ts')).ports)),
     ['sbx ports dev'],
+  );
+  examples(
+    sbx
+      .command('mcp')
+      .description('serve svc’s MCP server over stdio, for a local MCP client (docs/mcp.md)')
+      .action(lazy(async () => (await import('./commands/mcp.ts')).mcp)),
+    ['sbx mcp', 'sbx --context prod mcp'],
   );
 
   // Admin

@@ -58,6 +58,9 @@ const Config = z.object({
     .pipe(z.array(z.cidrv4()).min(1)),
   'snapshot-wait-seconds': z.coerce.number().int().positive().default(300),
   'max-restarts': z.coerce.number().int().positive().default(5),
+  /** sandboxd's buffer of each run's events (docs/api.md, runs), and how long an ended run stays readable. */
+  'runs.bufferBytes': z.coerce.number().int().positive().optional(),
+  'runs.retentionSeconds': z.coerce.number().int().positive().optional(),
   'optional.agentMemorySidecar.enabled': booleanFlag,
   'optional.agentMemorySidecar.image': z.string().default('ghcr.io/svc-dev/agent-memory:latest'),
   /** The sidecar's command, space-separated; empty: the image's own. */
@@ -115,6 +118,11 @@ export async function main(argv: string[]): Promise<number> {
       operatorPodLabels: config['operator-pod-labels'],
       snapshotWaitSeconds: config['snapshot-wait-seconds'],
       maxRestarts: config['max-restarts'],
+      // Unset: sandboxd's defaults, and no new variable in the Pods (no Pod is recreated).
+      runs: {
+        ...(config['runs.bufferBytes'] ? { bufferBytes: config['runs.bufferBytes'] } : {}),
+        ...(config['runs.retentionSeconds'] ? { retentionSeconds: config['runs.retentionSeconds'] } : {}),
+      },
       devnode: config.devnode,
       ...(config['optional.agentMemorySidecar.enabled']
         ? {

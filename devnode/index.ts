@@ -87,9 +87,12 @@ export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
     enforceVolumeSize: o.enforceVolumeSize ?? false,
   });
   const proxy = new ServiceProxy({ kc, logger, services, sandboxes: () => runtime.sandboxes() });
-  const podQueue = new WorkQueue(runtime.reconcile, logger);
-  const claimQueue = new WorkQueue(provisioner.reconcile, logger);
-  const serviceQueue = new WorkQueue(proxy.reconcile, logger);
+  // devnode stands in for a kubelet, a provisioner and a proxy, which do not queue their
+  // objects behind each other and retry within seconds: no cap, and a short longest backoff.
+  const queueOptions = { maxConcurrent: Infinity, retry: { maxMs: 10_000 } };
+  const podQueue = new WorkQueue(runtime.reconcile, logger, queueOptions);
+  const claimQueue = new WorkQueue(provisioner.reconcile, logger, queueOptions);
+  const serviceQueue = new WorkQueue(proxy.reconcile, logger, queueOptions);
   pods.onChange((p) => podQueue.add(keyOf(p)));
   claims.onChange((c) => {
     claimQueue.add(keyOf(c));
@@ -122,7 +125,7 @@ export async function startDevnode(o: DevnodeOptions): Promise<RunningDevnode> {
             })) as KubernetesListObject<KubernetesObject>,
     });
     const snapshotter = new Snapshotter({ kc, logger, layout: paths, snapshots, clones, snapshotData });
-    const snapshotQueue = new WorkQueue(snapshotter.reconcile, logger);
+    const snapshotQueue = new WorkQueue(snapshotter.reconcile, logger, queueOptions);
     snapshots.onChange((s) => snapshotQueue.add(keyOf(s)));
     informers.push(snapshots);
     queues.push(snapshotQueue);

@@ -14,6 +14,7 @@ import {
   type Reconcile,
 } from '../kube/index.ts';
 import { endSpan, type Tracer } from '../telemetry/index.ts';
+import { Index, templateValue } from './indexes.ts';
 import { informersOf, sandboxInformers } from './informers.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { SandboxReconciler, type SandboxCaches } from './sandbox/index.ts';
@@ -197,20 +198,13 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
 /** The sandboxes that name the template `t` of `kind`. */
 function usersOf(caches: SandboxCaches, kind: string, t: KubernetesObject): string[] {
   return caches.sandboxes
-    .list(t.metadata?.namespace)
-    .filter((s) => {
-      const ref = (s as Sandbox).spec?.templateRef;
-      return ref?.kind === kind && ref.name === t.metadata?.name;
-    })
+    .byIndex(Index.template, templateValue(kind, t.metadata?.namespace, t.metadata?.name))
     .map(keyOf);
 }
 
 /** The sandboxes cloned from the VolumeSnapshot `s`. */
 function clonesOf(caches: SandboxCaches, s: KubernetesObject): string[] {
-  return caches.sandboxes
-    .list(s.metadata?.namespace)
-    .filter((x) => (x as Sandbox).spec?.cloneFromSnapshot === s.metadata?.name)
-    .map(keyOf);
+  return caches.sandboxes.byIndex(Index.snapshot, `${s.metadata?.namespace}/${s.metadata?.name}`).map(keyOf);
 }
 
 /** `reconcile` in a `svc.reconcile` span whose `outcome` is `ok`, `requeue` or `error`. */

@@ -9,6 +9,7 @@ import {
 import type { Logger } from 'pino';
 import { GROUP, Labels, VERSION } from '../core/index.ts';
 import { Informer, scopesOf } from '../kube/index.ts';
+import { ownedIndexes, sandboxIndexes } from './indexes.ts';
 import { snapshotSource, type SandboxCaches } from './sandbox/index.ts';
 
 type List = { items: KubernetesObject[]; metadata?: { resourceVersion?: string } };
@@ -41,17 +42,19 @@ export async function sandboxInformers(
       kc,
       logger,
       labelSelector,
+      indexes: ownedIndexes,
       scopes: scopesOf(
         namespaces,
         (ns) => (ns ? `${prefix}/namespaces/${ns}/${plural}` : `${prefix}/${plural}`),
         (ns) => (ns ? inNamespace({ namespace: ns, labelSelector }) : everywhere({ labelSelector })),
       ),
     });
-  const ours = (plural: string, namespaced: boolean) => {
+  const ours = (plural: string, namespaced: boolean, indexes = {}) => {
     const base = `/apis/${GROUP}/${VERSION}`;
     return new Informer<KubernetesObject>({
       kc,
       logger,
+      indexes,
       scopes: scopesOf(
         namespaced ? namespaces : undefined,
         (ns) => (ns ? `${base}/namespaces/${ns}/${plural}` : `${base}/${plural}`),
@@ -74,7 +77,7 @@ export async function sandboxInformers(
   const v1 = '/api/v1';
   const netv1 = '/apis/networking.k8s.io/v1';
   return {
-    sandboxes: ours('sandboxes', true),
+    sandboxes: ours('sandboxes', true, sandboxIndexes),
     templates: ours('sandboxtemplates', true),
     clusterTemplates: ours('clustersandboxtemplates', false),
     pods: labelled(

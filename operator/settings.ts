@@ -40,6 +40,12 @@ export interface OperatorSettings {
   /** Container restarts after which a sandbox is `Error` ("the Pod keeps failing"). */
   maxRestarts: number;
   /**
+   * sandboxd's keeping of runs (`SANDBOXD_RUN_BUFFER_BYTES`, `SANDBOXD_RUN_RETENTION_SECONDS`):
+   * each run's event buffer and how long an ended run's events stay readable; unset: its
+   * defaults (8 MiB, 15 minutes).
+   */
+  runs?: { bufferBytes?: number; retentionSeconds?: number };
+  /**
    * `optional.agentMemorySidecar`: when set, agent-mode Pods get a memory container on
    * 127.0.0.1:11434 (`MEM0_BASE_URL` for the agent), its data in `/workspace/.agenttier/memory/`.
    */

@@ -30,6 +30,7 @@ type config struct {
 	grace                time.Duration
 	keepalive            time.Duration
 	maxConcurrentInvokes int
+	runKeep              keepSettings // each run's event buffer, and how long ended runs stay readable
 	readyFile            string
 	command              []string
 	// runAs is the template's user every process runs as; nil: sandboxd's own (as when
@@ -46,7 +47,7 @@ func (e *usageError) Error() string { return e.msg }
 func parseConfig(args []string, getenv func(string) string) (config, error) {
 	fs := flag.NewFlagSet("sandboxd", flag.ContinueOnError)
 	fs.SetOutput(new(strings.Builder))
-	names := []string{"listen", "token-file", "token", "workspace", "grace-seconds", "keepalive-seconds", "max-concurrent-invokes", "ready-file", "run-as-user", "run-as-group"}
+	names := []string{"listen", "token-file", "token", "workspace", "grace-seconds", "keepalive-seconds", "max-concurrent-invokes", "ready-file", "run-as-user", "run-as-group", "run-buffer-bytes", "run-retention-seconds"}
 	values := map[string]*string{}
 	for _, n := range names {
 		values[n] = fs.String(n, "", "")
@@ -83,6 +84,17 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	}
 	if c.maxConcurrentInvokes, err = strconv.Atoi(or(get("max-concurrent-invokes"), "1")); err != nil || c.maxConcurrentInvokes < 1 {
 		return c, &usageError{"--max-concurrent-invokes: must be an integer ≥ 1"}
+	}
+	c.runKeep = defaultKeep
+	if c.runKeep.retention, err = seconds("run-retention-seconds", "900"); err != nil {
+		return c, err
+	}
+	if v := get("run-buffer-bytes"); v != "" {
+		if c.runKeep.bufferBytes, err = strconv.Atoi(v); err != nil || c.runKeep.bufferBytes < 1 {
+			return c, &usageError{"--run-buffer-bytes: must be an integer ≥ 1"}
+		}
+		// Ended runs together keep at most eight runs' worth, however small the buffer.
+		c.runKeep.totalBytes = 8 * c.runKeep.bufferBytes
 	}
 	if user := get("run-as-user"); user != "" {
 		uid, err := strconv.ParseUint(user, 10, 32)
@@ -179,6 +191,7 @@ func serve(args []string) int {
 	reaper.cred = own.credential()
 	env := own.environment(runEnvironment(os.Environ()))
 	runs := newRegistry(c.grace, c.maxConcurrentInvokes, env, reaper)
+	runs.setKeep(c.runKeep)
 	tokens := newTokenGate(c.token)
 	srv := &server{authorized: tokens.authorized, tokens: tokens, workspace: c.workspace, owner: own, keepalive: c.keepalive, runs: runs,
 		logs:      newLogRing(templateLogBytes),

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"strconv"
 	"sync"
 )
 
@@ -15,23 +16,30 @@ type logReader interface {
 
 type logFrameRec struct {
 	frame       []byte
+	id          int64
 	outputBytes int
 }
 
-// runLog keeps the SSE frames of one install run as its POST stream sent them, so a second
-// reader (the API, while the operator holds the POST) can replay the run from its start and
+// runLog keeps the SSE frames of one run as its POST stream sent them, so another reader (a
+// detached run's, a client that lost its connection, the API while the operator holds an
+// install's POST) can replay the run, from its start or after the event id it saw last, and
 // follow it to its exit. Bounded: past maxBytes the oldest log frames go, and a replay says
 // how much output it lacks; start and exit always stay.
 type runLog struct {
 	mu       sync.Mutex
 	maxBytes int
-	kept     [][]byte // start, and exit once the run has ended
-	logs     []logFrameRec
-	head     int // logs before head are dropped
-	bytes    int
-	dropped  int
-	finished bool
-	readers  map[logReader]struct{}
+	// dropEvent: a replay reports dropped output as a `drop` event (invoke, exec); otherwise
+	// as a stderr line (install runs, whose readers predate the event).
+	dropEvent bool
+	kept      []logFrameRec // start, and exit once the run has ended
+	logs      []logFrameRec
+	head      int // logs before head are dropped
+	bytes     int
+	dropped   int   // output bytes dropped
+	firstDrop int64 // ids of the first and last dropped frames; 0 when none
+	lastDrop  int64
+	finished  bool
+	readers   map[logReader]struct{}
 }
 
 func newRunLog(maxBytes int) *runLog {
@@ -39,13 +47,13 @@ func newRunLog(maxBytes int) *runLog {
 }
 
 // record is an sseTap: it keeps a frame and passes it to the readers following live.
-func (l *runLog) record(frame []byte, outputBytes int, isLog bool) {
+func (l *runLog) record(frame []byte, id int64, outputBytes int, isLog bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if isLog {
-		l.logs = append(l.logs, logFrameRec{frame, outputBytes})
+		l.logs = append(l.logs, logFrameRec{frame, id, outputBytes})
 	} else {
-		l.kept = append(l.kept, frame)
+		l.kept = append(l.kept, logFrameRec{frame: frame, id: id})
 	}
 	l.bytes += len(frame)
 	l.trim()
@@ -65,6 +73,13 @@ func (l *runLog) finish() {
 	clear(l.readers)
 }
 
+// size is the bytes of frames the log holds.
+func (l *runLog) size() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.bytes
+}
+
 // readerCount is the number of readers following the run live.
 func (l *runLog) readerCount() int {
 	l.mu.Lock()
@@ -72,22 +87,39 @@ func (l *runLog) readerCount() int {
 	return len(l.readers)
 }
 
-// attach replays the run to r, then follows it; it returns how to stop following.
-func (l *runLog) attach(r logReader) (detach func()) {
+// dropEventData is a `drop` event's data: output this replay lacks because the run's buffer
+// overflowed (the oldest log events went first).
+type dropEventData struct {
+	DroppedBytes  int   `json:"droppedBytes"`
+	DroppedEvents int64 `json:"droppedEvents"`
+}
+
+// attach replays the run to r, the events after id after (0: all of them), then follows it;
+// it returns how to stop following.
+func (l *runLog) attach(r logReader, after int64) (detach func()) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	if len(l.kept) > 0 {
-		r.frame(l.kept[0])
+	if len(l.kept) > 0 && (l.kept[0].id > after || l.kept[0].id == 0) {
+		r.frame(l.kept[0].frame)
 	}
-	if l.dropped > 0 {
-		notice := fmt.Sprintf("[sandboxd: %d bytes of earlier output dropped]\n", l.dropped)
-		r.frame(sseFrame("log", logEvent{Stream: "stderr", Data: notice}))
+	if l.dropped > 0 && l.lastDrop > after {
+		if l.dropEvent {
+			from := max(l.firstDrop, after+1)
+			frame := append([]byte("id: "+strconv.FormatInt(l.lastDrop, 10)+"\n"),
+				sseFrame("drop", dropEventData{l.dropped, l.lastDrop - from + 1})...)
+			r.frame(frame)
+		} else {
+			notice := fmt.Sprintf("[sandboxd: %d bytes of earlier output dropped]\n", l.dropped)
+			r.frame(sseFrame("log", logEvent{Stream: "stderr", Data: notice}))
+		}
 	}
 	for _, rec := range l.logs[l.head:] {
-		r.frame(rec.frame)
+		if rec.id > after || rec.id == 0 {
+			r.frame(rec.frame)
+		}
 	}
-	if len(l.kept) > 1 {
-		r.frame(l.kept[1])
+	if len(l.kept) > 1 && (l.kept[1].id > after || l.kept[1].id == 0) {
+		r.frame(l.kept[1].frame)
 	}
 	if l.finished {
 		r.end()
@@ -108,6 +140,10 @@ func (l *runLog) trim() {
 		l.head++
 		l.bytes -= len(d.frame)
 		l.dropped += d.outputBytes
+		if l.firstDrop == 0 {
+			l.firstDrop = d.id
+		}
+		l.lastDrop = d.id
 	}
 	// Compact once the dropped prefix is most of the slice: amortized O(1) per frame.
 	if l.head > 1024 && l.head*2 > len(l.logs) {

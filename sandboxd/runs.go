@@ -12,11 +12,8 @@ import (
 	"time"
 )
 
-// Finished install runs whose output stays readable, and the output each keeps.
-const (
-	finishedLogsKept = 16
-	logBytesKept     = 8 * 1024 * 1024
-)
+// Finished install runs whose output stays readable (runrecords.go keeps the others).
+const finishedLogsKept = 16
 
 // A run's kind (core's RunKind). The registry's caps are per kind, so a new kind (a terminal)
 // is one more entry here and in the caps, not a new registry.
@@ -36,6 +33,9 @@ type runSpec struct {
 	Env       map[string]string `json:"env"`
 	Cwd       *string           `json:"cwd"`
 	TimeoutMs *float64          `json:"timeoutMs"`
+	// Detach: answer 202 at once and run with no client; the run's events stay readable
+	// at GET /runs/{id}/events (detach.go).
+	Detach bool `json:"detach"`
 }
 
 // parseRunSpec checks a spec the way core's RunSpec schema does; the error says what is wrong.
@@ -95,7 +95,10 @@ type run struct {
 	id        string
 	kind      string
 	startedAt time.Time
-	log       *runLog // install runs only: their frames, for readers other than the POST
+	log       *runLog // its frames, for readers other than the POST
+	detached  bool
+	exit      *exitEvent // once it has ended (under the registry's lock)
+	endedAt   time.Time
 
 	mu     sync.Mutex
 	pgid   int    // 0 until started
@@ -124,19 +127,15 @@ func (e *runConflict) Error() string { return "run " + e.id + " is already in fl
 // fixed maxConcurrentExecs). Install runs are recorded,
 // and the records of the last few finished ones kept, so another client can attach.
 type registry struct {
-	mu           sync.Mutex
-	runs         map[string]*run
-	finishedLogs []finishedLog // oldest first
-	caps         map[string]int
-	grace        time.Duration
-	baseEnv      []string
-	reaper       *reaper
-	done         sync.WaitGroup
-}
-
-type finishedLog struct {
-	id  string
-	log *runLog
+	mu       sync.Mutex
+	runs     map[string]*run
+	finished []*run // ended runs whose events stay readable, oldest first (runrecords.go)
+	keep     keepSettings
+	caps     map[string]int
+	grace    time.Duration
+	baseEnv  []string
+	reaper   *reaper
+	done     sync.WaitGroup
 }
 
 func newRegistry(grace time.Duration, maxConcurrentInvokes int, baseEnv []string, r *reaper) *registry {
@@ -146,6 +145,7 @@ func newRegistry(grace time.Duration, maxConcurrentInvokes int, baseEnv []string
 		grace:   grace,
 		baseEnv: baseEnv,
 		reaper:  r,
+		keep:    defaultKeep,
 	}
 }
 
@@ -185,28 +185,27 @@ func (g *registry) admit(spec runSpec) (*run, error) {
 			return nil, &capExceeded{limit, n, spec.Kind}
 		}
 	}
-	r := &run{id: spec.RunID, kind: spec.Kind, startedAt: time.Now()}
-	if r.kind == kindInstall {
-		r.log = newRunLog(logBytesKept)
-	}
+	r := &run{id: spec.RunID, kind: spec.Kind, startedAt: time.Now(), detached: spec.Detach}
+	r.log = newRunLog(g.keep.bufferBytes)
+	r.log.dropEvent = r.kind != kindInstall
 	g.runs[r.id] = r
 	g.done.Add(1)
 	return r, nil
 }
 
-// log is the record of an install run in flight or recently finished.
-func (g *registry) log(id string) *runLog {
+// log is the record of a run in flight or recently finished, and the run's kind.
+func (g *registry) log(id string) (*runLog, string) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if r, ok := g.runs[id]; ok {
-		return r.log
+		return r.log, r.kind
 	}
-	for _, f := range g.finishedLogs {
-		if f.id == id {
-			return f.log
+	for i := len(g.finished) - 1; i >= 0; i-- {
+		if r := g.finished[i]; r.id == id {
+			return r.log, r.kind
 		}
 	}
-	return nil
+	return nil, ""
 }
 
 type runItem struct {
@@ -229,9 +228,8 @@ func (g *registry) list() []runItem {
 // stdinBroken is called when the client's body fails mid-way (the client has gone).
 func (g *registry) execute(r *run, spec runSpec, stdin io.Reader, sse *sseWriter) exitEvent {
 	defer g.done.Done()
-	if r.log != nil {
-		sse.observe(r.log.record)
-	}
+	sse.number()
+	sse.observe(r.log.record)
 	env := append(append([]string(nil), g.baseEnv...), envList(spec.Env)...)
 	pgid, exited, spawnErr := g.spawn(spec, env, stdin)
 	sse.event("start", startEvent{r.id, isoMillis(r.startedAt)})
@@ -284,14 +282,16 @@ func (g *registry) execute(r *run, spec runSpec, stdin io.Reader, sse *sseWriter
 	if ending != "" && spawnErr == nil {
 		exit.Reason = ending
 	}
+	// The slot is free before the exit is sent: a client that starts its next run on
+	// reading it is not refused. The run's events stay readable meanwhile.
 	g.mu.Lock()
 	delete(g.runs, r.id)
+	r.exit, r.endedAt = &exit, time.Now()
+	g.keepLocked(r)
 	g.mu.Unlock()
 	sse.event("exit", exit)
 	sse.end()
-	if r.log != nil {
-		g.keepLog(r.id, r.log)
-	}
+	r.log.finish()
 	return exit
 }
 
@@ -478,21 +478,4 @@ func (g *registry) shutdown() {
 		g.end(r, "canceled")
 	}
 	g.done.Wait()
-}
-
-func (g *registry) keepLog(id string, l *runLog) {
-	l.finish()
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	kept := g.finishedLogs[:0]
-	for _, f := range g.finishedLogs {
-		if f.id != id { // a rerun of the same id becomes the newest
-			kept = append(kept, f)
-		}
-	}
-	kept = append(kept, finishedLog{id, l})
-	if len(kept) > finishedLogsKept {
-		kept = append([]finishedLog(nil), kept[len(kept)-finishedLogsKept:]...)
-	}
-	g.finishedLogs = kept
 }

@@ -83,6 +83,10 @@ func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		} else {
 			writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no such run in flight"})
 		}
+	case r.Method == http.MethodGet && uri == "/runs?all=true":
+		writeJSON(w, http.StatusOK, struct {
+			Items []runRecord `json:"items"`
+		}{s.runs.records()})
 	case r.Method == http.MethodGet && uri == "/runs":
 		writeJSON(w, http.StatusOK, struct {
 			Items                []runItem `json:"items"`
@@ -135,6 +139,10 @@ func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, http.StatusBadRequest, errorBody{"bad_request", "bad run spec: " + msg})
 		return
 	}
+	if spec.Detach {
+		s.startDetached(w, spec, stdin)
+		return
+	}
 	upgrade := wantsRunUpgrade(r)
 	if upgrade {
 		// The upgraded form's stdin is in the request, whole: read before the run is admitted,
@@ -146,20 +154,7 @@ func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
 		stdin = bytes.NewReader(held)
 	}
 	run, err := s.runs.admit(spec)
-	var conflict *runConflict
-	var capped *capExceeded
-	switch {
-	case errors.As(err, &conflict):
-		writeJSON(w, http.StatusConflict, errorBody{"conflict", err.Error()})
-		return
-	case errors.As(err, &capped):
-		w.Header().Set("retry-after", strconv.Itoa(retryAfterSeconds))
-		writeJSON(w, http.StatusTooManyRequests, struct {
-			Error    string `json:"error"`
-			Limit    int    `json:"limit"`
-			Inflight int    `json:"inflight"`
-			Message  string `json:"message"`
-		}{"concurrency_exceeded", capped.limit, capped.inflight, capped.Error()})
+	if refuseRun(w, err) {
 		return
 	}
 	// A client that goes away cancels its run (SIGTERM, then SIGKILL).
@@ -195,16 +190,45 @@ func (s *server) startRun(w http.ResponseWriter, r *http.Request) {
 	close(finished)
 }
 
-// attachRun replays an install run's stream so far, then follows it to its exit.
+// refuseRun answers a run admission refused (409 for an id in flight, 429 at the cap); false
+// when err is nil.
+func refuseRun(w http.ResponseWriter, err error) bool {
+	var conflict *runConflict
+	var capped *capExceeded
+	switch {
+	case errors.As(err, &conflict):
+		writeJSON(w, http.StatusConflict, errorBody{"conflict", err.Error()})
+		return true
+	case errors.As(err, &capped):
+		w.Header().Set("retry-after", strconv.Itoa(retryAfterSeconds))
+		writeJSON(w, http.StatusTooManyRequests, struct {
+			Error    string `json:"error"`
+			Limit    int    `json:"limit"`
+			Inflight int    `json:"inflight"`
+			Message  string `json:"message"`
+		}{"concurrency_exceeded", capped.limit, capped.inflight, capped.Error()})
+		return true
+	}
+	return err != nil
+}
+
+// attachRun replays a run's stream so far (all of it, or the events after the request's
+// Last-Event-ID), then follows it to its exit.
 func (s *server) attachRun(w http.ResponseWriter, r *http.Request, runID string) {
-	l := s.runs.log(runID)
-	if l == nil {
-		writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no install run " + runID + " in flight or recently finished"})
+	after, ok := lastEventID(r)
+	if !ok {
+		writeJSON(w, http.StatusBadRequest, errorBody{"bad_request", "Last-Event-ID must be an event id: an integer ≥ 0"})
 		return
 	}
+	l, kind := s.runs.log(runID)
+	if l == nil {
+		writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no run " + runID + " in flight or recently finished"})
+		return
+	}
+	w.Header().Set("x-run-kind", kind)
 	sse := newSSEWriter(w, s.keepalive, nil)
 	q := newQueueReader()
-	detach := l.attach(q)
+	detach := l.attach(q, after)
 	// Unlike the POST's, this reader going away leaves the run alone.
 	defer detach()
 	q.pump(sse, r.Context().Done())

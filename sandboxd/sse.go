@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"strconv"
 	"sync"
 	"time"
 )
@@ -23,8 +24,9 @@ const (
 var streamNames = [2]string{"stdout", "stderr"}
 
 // sseTap sees every frame a writer sends except keepalives, even after its client is gone,
-// so a run's output can reach other readers. outputBytes is meaningful when isLog.
-type sseTap func(frame []byte, outputBytes int, isLog bool)
+// so a run's output can reach other readers. id is the frame's event id (0 when the writer
+// does not number its events); outputBytes is meaningful when isLog.
+type sseTap func(frame []byte, id int64, outputBytes int, isLog bool)
 
 // sseFrame is one SSE frame: a named event with JSON data.
 func sseFrame(name string, data any) []byte {
@@ -55,6 +57,8 @@ type sseWriter struct {
 	closed    bool
 	unflushed bool // written to the response since its last flush
 	tap       sseTap
+	numbered  bool  // each event gets an `id:` line (runs: a reader resumes after one)
+	lastID    int64 // the id of the last numbered event
 	pending   [2][]byte
 	buf       []byte
 	bufStream int
@@ -126,12 +130,31 @@ func (s *sseWriter) observe(tap sseTap) {
 	s.mu.Unlock()
 }
 
+// number gives every event sent from now on an `id:` line: 1, 2, 3…, so a reader that lost
+// its connection can say which it saw last (Last-Event-ID).
+func (s *sseWriter) number() {
+	s.mu.Lock()
+	s.numbered = true
+	s.mu.Unlock()
+}
+
+// appendID appends the next event's `id:` line to dst when the writer numbers its events.
+func (s *sseWriter) appendID(dst []byte) []byte {
+	if !s.numbered {
+		return dst
+	}
+	s.lastID++
+	dst = append(dst, "id: "...)
+	dst = strconv.AppendInt(dst, s.lastID, 10)
+	return append(dst, '\n')
+}
+
 // event sends a named event after any output queued before it.
 func (s *sseWriter) event(name string, data any) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.emit(false)
-	s.send(sseFrame(name, data), 0, false)
+	s.send(append(s.appendID(nil), sseFrame(name, data)...), 0, false)
 	s.flushConn()
 }
 
@@ -237,17 +260,23 @@ func (s *sseWriter) emit(final bool) {
 
 func (s *sseWriter) sendLog(stream int, data []byte) {
 	if s.tap != nil {
-		s.send(logFrame(streamNames[stream], data), len(data), true) // the tap keeps it
+		// In a slice of its own: the tap keeps it.
+		frame := appendLogFrame(s.appendID(make([]byte, 0, len(data)+96)), streamNames[stream], data)
+		s.send(frame, len(data), true)
 		return
 	}
 	if !s.closed {
-		s.out = appendLogFrame(s.out, streamNames[stream], data)
+		s.out = appendLogFrame(s.appendID(s.out), streamNames[stream], data)
 	}
 }
 
 func (s *sseWriter) send(frame []byte, outputBytes int, isLog bool) {
 	if s.tap != nil {
-		s.tap(frame, outputBytes, isLog)
+		id := int64(0)
+		if s.numbered {
+			id = s.lastID
+		}
+		s.tap(frame, id, outputBytes, isLog)
 	}
 	s.write(frame)
 }

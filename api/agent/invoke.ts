@@ -16,6 +16,7 @@ import {
 } from '../../core/index.ts';
 import { endSpan } from '../../telemetry/index.ts';
 import type { AuditEntry } from '../audit/index.ts';
+import { answerDetached, detachRequested } from '../runs/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, policyViolation, validationError } from '../errors/index.ts';
@@ -45,6 +46,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
   // A query parameter the invoke does not know is refused, never ignored.
   const query = InvokeQuery.safeParse(c.req.query());
   if (!query.success) throw validationError(query.error);
+  const detach = detachRequested(c, query.data.detach);
   const { started, caller, span, sandbox, template } = await beginAgentCall(c, deps, 'svc.invoke');
   try {
     requireAgentMode(sandbox);
@@ -76,6 +78,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
           cwd: agent?.workingDir ?? '/workspace',
           env: Object.fromEntries((agent?.env ?? []).map((e) => [e.name, e.value])),
           timeoutMs: invokeTimeoutMs(agent?.defaultInvokeTimeout, query.data.timeout),
+          ...(detach ? { detach } : {}),
         },
         stdin,
         abort.signal,
@@ -85,6 +88,8 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
       const body = res.body as { limit?: number; inflight?: number };
       throw throttled(body.limit ?? 1, body.inflight ?? 1);
     }
+    if (detach && res.status === 202)
+      return answerDetached(c, deps, { kind: 'invoke', invokeId, sandbox, caller, template, span, started });
     if (res.status !== 200 || !res.stream) {
       throw new HttpError(502, 'sandbox_error', `sandboxd refused the invoke: ${JSON.stringify(res.body)}`);
     }

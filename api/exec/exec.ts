@@ -4,7 +4,7 @@ import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import type { ExitEvent } from '../../core/index.ts';
 import {
-  ExecQuery,
+  ExecStartQuery,
   ExecRequest,
   type ExecResult,
   RETRY_AFTER_SECONDS,
@@ -16,6 +16,7 @@ import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, validationError } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
+import { answerDetached, detachRequested } from '../runs/index.ts';
 import { ownedSandbox, readJson, recordActivity } from '../sandboxes/index.ts';
 import { requireRunning, strictQuery, timeoutMsOf, workingDirOf } from './checks.ts';
 import { collectOutput, lastExit } from './output.ts';
@@ -42,7 +43,8 @@ interface ExecCall {
  * (actor, exit code, duration; never the command or stdin), the exec metrics.
  */
 export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
-  strictQuery(c, ExecQuery);
+  const query = strictQuery(c, ExecStartQuery);
+  const detach = detachRequested(c, query.detach);
   const started = performance.now();
   const caller: Caller = c.var.caller;
   const span = deps.tracing.tracer.startSpan(
@@ -60,6 +62,14 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
     if (!parsed.success) throw validationError(parsed.error);
     const body = parsed.data;
     const cwd = workingDirOf(body.workingDir);
+    // A detached exec has no client to end it: its timeout is what does.
+    if (detach && timeoutMsOf(body.timeout) === 0)
+      throw new HttpError(
+        400,
+        'timeout_required',
+        'a detached exec needs a timeout: give "timeout" (seconds, or a duration such as 10m) above 0',
+        { extra: { fields: [{ path: 'timeout', message: 'required when detach=true' }] } },
+      );
     requireRunning(sandbox, 'exec');
 
     const execId = `exec-${randomUUID()}`;
@@ -74,6 +84,7 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
           cwd,
           env: body.env ?? {},
           timeoutMs: timeoutMsOf(body.timeout),
+          ...(detach ? { detach } : {}),
         },
         Buffer.from(body.stdin ?? '', 'utf8'),
         abort.signal,
@@ -84,6 +95,18 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
       throw new HttpError(429, 'concurrency_exceeded', refusal.message ?? 'too many execs in flight', {
         extra: { limit: refusal.limit ?? 0, inflight: refusal.inflight ?? 0 },
         headers: { 'retry-after': String(RETRY_AFTER_SECONDS) },
+      });
+    }
+    if (detach && res.status === 202) {
+      recordActivity(deps, sandbox);
+      return answerDetached(c, deps, {
+        kind: 'exec',
+        invokeId: execId,
+        sandbox,
+        caller,
+        template,
+        span,
+        started,
       });
     }
     if (res.status !== 200 || !res.stream) {

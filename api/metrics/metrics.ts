@@ -1,7 +1,11 @@
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
-/** Outcomes a configure or invoke call ends with; the only values of the `outcome` label. */
-export type Outcome = 'completed' | 'failed' | 'canceled' | 'timeout' | 'denied' | 'throttled' | 'error';
+/**
+ * Outcomes a configure or invoke call ends with; the only values of the `outcome` label.
+ * `detached`: a run answered 202 and left to go on without its caller (its end is sandboxd's).
+ */
+export type Outcome =
+  'completed' | 'failed' | 'canceled' | 'timeout' | 'denied' | 'throttled' | 'error' | 'detached';
 
 // Agent runs last from tens of milliseconds to the longest invoke timeout (30 min).
 const RUN_BUCKETS = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1200, 1800];

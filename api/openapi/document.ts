@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   CancelRequest,
   InvokeQuery,
+  DetachedRun,
   ConfigureRequest,
   ConfigureResult,
   ErrorEvent,
@@ -33,6 +34,7 @@ import { fileOperations } from '../files/openapi.ts';
 import { discoveryOperations } from '../discovery/openapi.ts';
 import { terminalOperations } from '../terminal/openapi.ts';
 import { previewOperations } from '../preview/openapi.ts';
+import { runOperations } from '../runs/openapi.ts';
 
 export type Status =
   | 101
@@ -277,11 +279,11 @@ export const operations: Operation[] = [
     path: '/sandboxes/{id}/invoke',
     operationId: 'invokeSandbox',
     summary:
-      'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`',
+      'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`; with `detach=true` 202 and the run’s id at once, the run going on without the caller',
     rawRequest: true,
     query: InvokeQuery,
     events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },
-    responses: { 200: undefined },
+    responses: { 200: undefined, 202: DetachedRun },
     errors: [...agentErrors, 424, 502],
     refusals: { ...governed, 429: [ConcurrencyExceeded, ErrorBody] },
   },
@@ -413,6 +415,7 @@ export const operations: Operation[] = [
     errors: [401],
   },
   ...execOperations,
+  ...runOperations,
   ...fileOperations,
   ...terminalOperations,
   ...previewOperations,
@@ -525,7 +528,17 @@ export function openApiDocument(): Record<string, unknown> {
   }
   return {
     openapi: '3.1.0',
-    info: { title: 'svc', version: 'v1', description: 'Kubernetes-native sandbox orchestration API' },
+    info: {
+      title: 'svc',
+      version: 'v1',
+      description:
+        'Kubernetes-native sandbox orchestration API. Its tools are also served over the Model Context Protocol ' +
+        'at `POST /api/v1/mcp` (Streamable HTTP, stateless, JSON answers; the same credentials, owner-or-admin ' +
+        'rules, 1 MiB body bound and audit as every endpoint): an MCP client speaks JSON-RPC there, so it is not ' +
+        'an operation of this document (docs/mcp.md).',
+    },
+    // Where the MCP endpoint is, for tools that read this document.
+    'x-mcp': { path: '/mcp', transport: 'streamable-http', docs: 'docs/mcp.md' },
     servers: [{ url: '/api/v1' }],
     security: [{ apiKey: [] }, { bearer: [] }],
     paths,

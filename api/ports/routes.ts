@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { z } from 'zod';
-import { requireFreePortName } from '../sandboxes/names.ts';
 import {
   PortRequest,
   SandboxPod,
@@ -31,7 +30,7 @@ export function portRoutes(deps: ApiDeps): Hono {
     const existed = (sandbox.spec.ports ?? []).some((p) => p.port === port && p.protocol === protocol);
     // A new port's Service must not take someone else's object's name (409 name_conflict).
     if (!(sandbox.spec.ports ?? []).some((p) => p.port === port))
-      await requireFreePortName(deps, {
+      await deps.names.requireFreePort({
         namespace: sandbox.metadata.namespace!,
         name: sandbox.metadata.name!,
         port,

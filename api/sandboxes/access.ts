@@ -4,7 +4,6 @@ import { PolicyMalformedError } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import { HttpError, forbidden, notFound, policyViolation } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { requireFreeNames } from './names.ts';
 import { templateNotFound } from './templates.ts';
 
 /** The namespace a request addresses: `?namespace=`, else the deployment's default. */
@@ -117,7 +116,7 @@ export async function admitCreate(
   const gate = settled(deps.namespaces.check(input.namespace));
   const reads = settled(deps.governance.readForCreate(input));
   const credentials = settled(deps.credentials.check(input.caller, input.namespace, input.spec));
-  const names = settled(requireFreeNames(deps, input));
+  const names = settled(deps.names.requireFree(input));
   const namespace = await gate;
   if (namespace.missing) throw notFound(`namespaces "${input.namespace}" not found`);
   if (namespace.refusal) throw policyViolation([namespace.refusal]);

@@ -1,3 +1,4 @@
+export { NameGate } from './names.ts';
 export { sandboxRoutes, readJson, releaseReservation } from './routes.ts';
 export {
   admitCreate,

@@ -90,13 +90,23 @@ export async function configure(
   return ExitCode.ok;
 }
 
-export async function invoke(inv: Invocation<{ timeout?: string; showId?: boolean }>): Promise<number> {
+export async function invoke(
+  inv: Invocation<{ timeout?: string; showId?: boolean; detach?: boolean }>,
+): Promise<number> {
   const name = inv.args[0]!;
   const { client } = await openSession(inv.globals);
   // A terminal is not input: only piped or redirected stdin is sent (as it is read).
   const input: InvokeInput | undefined = process.stdin.isTTY
     ? undefined
     : (Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>);
+  if (inv.opts.detach) {
+    const run = await client.invokeSandbox(name, input, {
+      detach: true,
+      ...(inv.opts.timeout ? { timeout: inv.opts.timeout } : {}),
+    });
+    const { printDetached } = await import('./runs.ts');
+    return printDetached(name, run);
+  }
   const disconnect = new AbortController();
   let invokeId: string | undefined;
   let interrupted = false;

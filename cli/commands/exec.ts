@@ -22,14 +22,27 @@ function envOf(pairs: string[] | undefined): Record<string, string> | undefined 
 }
 
 export async function exec(
-  inv: Invocation<{ workdir?: string; env?: string[]; timeout?: string }>,
+  inv: Invocation<{ workdir?: string; env?: string[]; timeout?: string; detach?: boolean }>,
 ): Promise<number> {
   const name = inv.args[0]!;
   if (inv.variadic.length === 0)
     throw new CliError('a command is needed: sbx exec NAME -- CMD…', ExitCode.usage);
+  if (inv.opts.detach && !inv.opts.timeout)
+    throw new CliError('a detached exec needs --timeout (such as 1h): nothing else ends it', ExitCode.usage);
   const stdin = await readStdin();
   const env = envOf(inv.opts.env);
   const { client } = await openSession(inv.globals);
+  if (inv.opts.detach) {
+    const body = {
+      command: inv.variadic,
+      ...(stdin !== undefined && stdin !== '' ? { stdin } : {}),
+      ...(inv.opts.workdir ? { workingDir: inv.opts.workdir } : {}),
+      ...(env ? { env } : {}),
+      ...(inv.opts.timeout ? { timeout: inv.opts.timeout } : {}),
+    };
+    const { printDetached } = await import('./runs.ts');
+    return printDetached(name, await client.execSandbox(name, body, { detach: true }));
+  }
   const disconnect = new AbortController();
   let invokeId: string | undefined;
   let interrupted = false;

@@ -6,7 +6,8 @@ import { errorFromResponse } from './errors.ts';
 import type { components, operations, paths } from './generated/openapi.ts';
 import { sseEventNames, type SseEvents } from './generated/sse-events.ts';
 import { retrying, sleep, type FetchLike, type RetryOptions } from './retry.ts';
-import { EventStream } from './sse.ts';
+import { resumingEvents, type AttachOptions, type RunEvents } from './runs.ts';
+import { EventStream, type StreamEvent } from './sse.ts';
 import { connectTerminal, type TerminalSession } from './terminal.ts';
 
 export type Schemas = components['schemas'];
@@ -55,6 +56,16 @@ export interface WaitOptions extends CallOptions {
   timeoutMs?: number;
   /** Between two reads; default 500. */
   intervalMs?: number;
+}
+
+export type DetachedRun = Schemas['DetachedRun'];
+export type RunSummary = Schemas['RunSummary'];
+
+export interface InvokeOptions extends CallOptions {
+  /** Caps this invoke (a duration such as `30s`); never above the agent's defaultInvokeTimeout. */
+  timeout?: string;
+  /** Answer with the run's id at once; the run goes on without a client. */
+  detach?: boolean;
 }
 
 /** Stdin of an invoke: bytes as they are, a string as UTF-8, or a stream read as sent. */
@@ -313,15 +324,45 @@ export class SvcClient {
    * Runs the entrypoint with `input` as its stdin; streams `start` (with the invokeId), `log`,
    * `exit` and maybe `error`. Aborting `opts.signal` disconnects, which ends the run;
    * `cancelInvoke` ends it from anywhere and the stream then ends with exit reason `canceled`.
+   * With `detach: true` the answer is the run's id at once and the run goes on without a
+   * client (bounded by its timeout): `attach` reads its events, `cancelRun` ends it.
    */
   async invokeSandbox(
     id: string,
+    input: InvokeInput | undefined,
+    opts: InvokeOptions & { detach: true },
+  ): Promise<DetachedRun>;
+  async invokeSandbox(
+    id: string,
     input?: InvokeInput,
-    opts: CallOptions = {},
-  ): Promise<EventStream<InvokeEvents>> {
+    opts?: InvokeOptions & { detach?: false },
+  ): Promise<EventStream<InvokeEvents>>;
+  async invokeSandbox(
+    id: string,
+    input?: InvokeInput,
+    opts: InvokeOptions = {},
+  ): Promise<EventStream<InvokeEvents> | DetachedRun> {
+    const { detach, timeout, ...call } = opts;
+    const query = {
+      ...this.#query(call),
+      ...(timeout ? { timeout } : {}),
+      ...(detach ? { detach: 'true' as const } : {}),
+    };
+    if (detach) {
+      return ok(
+        await this.raw.POST('/sandboxes/{id}/invoke', {
+          params: { path: { id }, query },
+          body: input as never,
+          bodySerializer: (b: unknown) => b as RequestInit['body'],
+          headers: { 'content-type': 'application/octet-stream' },
+          signal: opts.signal,
+          ...(input instanceof ReadableStream ? { duplex: 'half' } : {}),
+        }),
+      ) as DetachedRun;
+    }
     const stream = ok(
       await this.raw.POST('/sandboxes/{id}/invoke', {
-        params: { path: { id }, query: this.#query(opts) },
+        params: { path: { id }, query },
         // Raw bytes, not JSON: the body is the entrypoint's stdin as sent.
         body: input as never,
         bodySerializer: (b: unknown) => b as RequestInit['body'],
@@ -355,16 +396,99 @@ export class SvcClient {
   async execSandbox(
     id: string,
     body: JsonBody<'execSandbox'>,
-    opts: CallOptions = {},
-  ): Promise<Schemas['ExecResult']> {
+    opts: CallOptions & { detach: true },
+  ): Promise<DetachedRun>;
+  async execSandbox(
+    id: string,
+    body: JsonBody<'execSandbox'>,
+    opts?: CallOptions & { detach?: false },
+  ): Promise<Schemas['ExecResult']>;
+  /** With `detach: true` (which needs `body.timeout`): the run's id at once, as `invokeSandbox`'s. */
+  async execSandbox(
+    id: string,
+    body: JsonBody<'execSandbox'>,
+    opts: CallOptions & { detach?: boolean } = {},
+  ): Promise<Schemas['ExecResult'] | DetachedRun> {
+    const { detach, ...call } = opts;
     // The 200 answer is JSON unless the request accepts text/event-stream, which this one does not.
     return ok(
       await this.raw.POST('/sandboxes/{id}/exec', {
-        params: { path: { id }, query: this.#query(opts) },
+        params: {
+          path: { id },
+          query: { ...this.#query(call), ...(detach ? { detach: 'true' as const } : {}) },
+        },
         body,
         signal: opts.signal,
       }),
-    ) as Schemas['ExecResult'];
+    ) as Schemas['ExecResult'] | DetachedRun;
+  }
+
+  // Runs: invokes and execs, attached or detached
+
+  /** The sandbox's runs: in flight, and ended ones whose events are still kept. */
+  async listRuns(id: string, opts: CallOptions = {}): Promise<Schemas['RunList']> {
+    return ok(
+      await this.raw.GET('/sandboxes/{id}/runs', {
+        params: { path: { id }, query: this.#query(opts) },
+        signal: opts.signal,
+      }),
+    );
+  }
+
+  /** `listRuns`' items. */
+  async runs(id: string, opts: CallOptions = {}): Promise<Schemas['RunSummary'][]> {
+    return (await this.listRuns(id, opts)).items;
+  }
+
+  /**
+   * One connection to a run's events: replayed from the start (or after `lastEventId`), then
+   * followed to `exit`. Leaving the loop leaves the run alone. `attach` reconnects for you.
+   */
+  async getRunEvents(
+    id: string,
+    invokeId: string,
+    opts: CallOptions & { lastEventId?: string } = {},
+  ): Promise<EventStream<RunEvents>> {
+    const { lastEventId, ...call } = opts;
+    const stream = ok(
+      await this.raw.GET('/sandboxes/{id}/runs/{invokeId}/events', {
+        params: { path: { id, invokeId }, query: this.#query(call) },
+        headers: { accept: 'text/event-stream', ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+        parseAs: 'stream',
+        signal: opts.signal,
+      }),
+    );
+    return new EventStream<RunEvents>(streamOf(stream), sseEventNames.getRunEvents, { ids: true });
+  }
+
+  /**
+   * A run's events to its `exit`, each with its `id`: a connection that drops is reopened
+   * after the last id seen, so nothing still buffered is missed (a `drop` event says what the
+   * buffer lost). Aborting `opts.signal` stops reading; the run goes on.
+   */
+  attach(
+    id: string,
+    invokeId: string,
+    opts: AttachOptions = {},
+  ): AsyncGenerator<StreamEvent<RunEvents>, void, undefined> {
+    const call = {
+      ...(opts.namespace ? { namespace: opts.namespace } : {}),
+      ...(opts.signal ? { signal: opts.signal } : {}),
+    };
+    return resumingEvents(
+      (lastEventId) => this.getRunEvents(id, invokeId, { ...call, ...(lastEventId ? { lastEventId } : {}) }),
+      opts,
+    );
+  }
+
+  /** Cancels an invoke or exec in flight, attached or detached (SIGTERM, then SIGKILL). */
+  async cancelRun(id: string, invokeId: string, opts: CallOptions = {}): Promise<Success<'cancelRun'>> {
+    return ok(
+      await this.raw.POST('/sandboxes/{id}/runs/{invokeId}/cancel', {
+        params: { path: { id, invokeId }, query: this.#query(opts) },
+        signal: opts.signal,
+      }),
+    );
   }
 
   /**

@@ -4,6 +4,9 @@ export type {
   CallOptions,
   ClientOptions,
   ConfigureEvents,
+  DetachedRun,
+  InvokeOptions,
+  RunSummary,
   ExecEvents,
   LogEvents,
   InvokeEvents,
@@ -29,6 +32,7 @@ export {
 } from './errors.ts';
 export type { Violation } from './errors.ts';
 export { EventStream } from './sse.ts';
+export type { AttachOptions, RunEvents } from './runs.ts';
 export type { StreamEvent } from './sse.ts';
 export type { RetryOptions } from './retry.ts';
 export type { components, operations, paths } from './generated/openapi.ts';

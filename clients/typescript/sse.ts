@@ -3,25 +3,39 @@
 // ReadableStream is not in every browser yet).
 import { SseParser } from '../../core/sse/parser.ts';
 
-/** One event of a stream whose event map is `M`: its name and its parsed, typed data. */
-export type StreamEvent<M> = { [K in keyof M & string]: { event: K; data: M[K] } }[keyof M & string];
+/**
+ * One event of a stream whose event map is `M`: its name, its parsed, typed data, and its
+ * `id` when the server numbered it (a run's events: resume after it with Last-Event-ID).
+ */
+export type StreamEvent<M> = { [K in keyof M & string]: { event: K; data: M[K]; id?: string } }[keyof M &
+  string];
 
 export class EventStream<M> implements AsyncIterable<StreamEvent<M>> {
   readonly #body: ReadableStream<Uint8Array>;
   readonly #names: readonly string[];
+  readonly #ids: boolean;
   #iterated = false;
 
-  /** `names`: the events this stream's operation documents; others (newer servers') are skipped. */
-  constructor(body: ReadableStream<Uint8Array>, names: readonly (keyof M & string)[]) {
+  /**
+   * `names`: the events this stream's operation documents; others (newer servers') are
+   * skipped. `ids`: each event carries its `id` (a run's events stream; an invoke's or
+   * exec's events are numbered too, the n-th having id n, but keep their `{event, data}` shape).
+   */
+  constructor(
+    body: ReadableStream<Uint8Array>,
+    names: readonly (keyof M & string)[],
+    opts: { ids?: boolean } = {},
+  ) {
     this.#body = body;
     this.#names = names;
+    this.#ids = opts.ids ?? false;
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent<M>, void, undefined> {
     if (this.#iterated) throw new Error('an event stream can be iterated once');
     this.#iterated = true;
     const reader = this.#body.getReader();
-    const parser = new SseParser();
+    const parser = new SseParser({ ids: this.#ids });
     const decoder = new TextDecoder();
     let done = false;
     // A chunk ending in CR is held back until the next one: its LF may follow, and the
@@ -45,7 +59,9 @@ export class EventStream<M> implements AsyncIterable<StreamEvent<M>> {
           } catch {
             throw new Error(`the data of a ${m.event} event is not JSON: ${m.data.slice(0, 200)}`);
           }
-          yield { event: m.event, data } as StreamEvent<M>;
+          yield (
+            m.id === undefined ? { event: m.event, data } : { event: m.event, data, id: m.id }
+          ) as StreamEvent<M>;
         }
       }
     } finally {

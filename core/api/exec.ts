@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { durationMs, isDuration } from '../governance/duration.ts';
+import { DetachParam } from './runs.ts';
 import { NamespaceName } from './sandboxes.ts';
 
 /** Each of an exec's stdout and stderr is kept up to this many bytes in a JSON answer. */
@@ -69,8 +70,11 @@ export const ExecCancelRequest = z
   .strict()
   .meta({ id: 'ExecCancelRequest' });
 
-/** The query of exec and invoke: nothing but the namespace (anything else is a 400). */
+/** The query of exec's cancel: nothing but the namespace (anything else is a 400). */
 export const ExecQuery = z.object({ namespace: NamespaceName.optional() }).strict();
+
+/** The query of exec: the namespace, and `detach` (which needs the body's `timeout`). */
+export const ExecStartQuery = z.object({ namespace: NamespaceName.optional(), detach: DetachParam }).strict();
 
 /** `GET /sandboxes/{id}/logs`. */
 export const LogsQuery = z
@@ -97,5 +101,6 @@ export const InvokeQuery = z
     timeout: DurationUpToAWeek.optional().meta({
       description: 'Caps this invoke; never above the agent’s defaultInvokeTimeout when that is set',
     }),
+    detach: DetachParam,
   })
   .strict();

@@ -3,3 +3,4 @@ export * from './params.ts';
 export * from './keys.ts';
 export * from './secrets.ts';
 export * from './exec.ts';
+export * from './runs.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { NamespaceName, SandboxName } from './sandboxes.ts';
+import { RunId } from './runs.ts';
 import { SecretName } from './secrets.ts';
 
 /**
@@ -38,6 +39,8 @@ export const PathParams = {
   keyId: ApiKeyId,
   secretName: SecretName,
   name: TemplateName,
+  /** A run's id (`/runs/{invokeId}`): an invoke's or exec's. */
+  invokeId: RunId,
   /** The rest of a preview path: passed to the sandbox's app as it is. */
   path: z.string(),
 } as const;

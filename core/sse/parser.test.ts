@@ -86,4 +86,14 @@ describe('SseParser bounds', () => {
     expect(p.push(`data: ${big}\n\n`)).toEqual([{ event: 'message', data: big }]);
     expect(() => p.push(`data: ${big}${'y'.repeat(200)}`)).toThrow(SseEventTooLarge);
   });
+
+  it('with ids, each event carries its own id line; without, none', () => {
+    const text = 'id: 1\nevent: start\ndata: {}\n\nevent: log\ndata: x\n\nid: 3\ndata: y\n\n';
+    expect(new SseParser({ ids: true }).push(text)).toEqual([
+      { event: 'start', data: '{}', id: '1' },
+      { event: 'log', data: 'x' },
+      { event: 'message', data: 'y', id: '3' },
+    ]);
+    expect(new SseParser().push(text)[0]).toStrictEqual({ event: 'start', data: '{}' });
+  });
 });

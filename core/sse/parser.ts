@@ -2,6 +2,8 @@
 export interface SseMessage {
   event: string;
   data: string;
+  /** The event's `id:`, when the parser was asked for ids and the event carried one. */
+  id?: string;
 }
 
 /**
@@ -32,14 +34,18 @@ export class SseEventTooLarge extends Error {
  */
 export class SseParser {
   readonly #max: number;
+  readonly #ids: boolean;
   #buffer = '';
   #event = '';
+  #id: string | undefined;
   #data: string[] = [];
   /** Characters of the event so far: its field values and line ends. */
   #size = 0;
 
-  constructor(opts: { maxEventSize?: number } = {}) {
+  /** `ids`: each message carries its event's `id:` (a run's events are numbered). */
+  constructor(opts: { maxEventSize?: number; ids?: boolean } = {}) {
     this.#max = opts.maxEventSize ?? SSE_MAX_EVENT_SIZE;
+    this.#ids = opts.ids ?? false;
   }
 
   push(text: string): SseMessage[] {
@@ -82,8 +88,10 @@ export class SseParser {
         out.push({
           event: this.#event || 'message',
           data: this.#data.length === 1 ? this.#data[0]! : this.#data.join('\n'),
+          ...(this.#ids && this.#id !== undefined ? { id: this.#id } : {}),
         });
       this.#event = '';
+      this.#id = undefined;
       this.#data = [];
       this.#size = 0;
       return;
@@ -97,5 +105,6 @@ export class SseParser {
     const value = colon < 0 ? '' : line.slice(line.startsWith(' ', colon + 1) ? colon + 2 : colon + 1);
     if (field === 'event') this.#event = value;
     else if (field === 'data') this.#data.push(value);
+    else if (field === 'id' && !value.includes('\0')) this.#id = value;
   }
 }

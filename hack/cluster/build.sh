@@ -4,6 +4,7 @@
 #   node (./go.mod):              kubelet kube-controller-manager kube-scheduler kube-proxy kube-router
 #   addons (./addons/go.mod):     coredns snapshot-controller csi-snapshotter
 #   provisioner (./provisioner):  csi-provisioner
+#   csi (./csi):                  svc-csi, our CSI driver (a folder of its own, keyed by its own digest)
 # The three modules pin Kubernetes libraries of different minors (v0.35 with k8s.io/kubernetes,
 # v0.37 for CoreDNS and the snapshotter, v0.36 with external-provisioner's own replaces), so
 # they cannot share one build list; each module is one `go build -o dir/ cmd...` invocation, so
@@ -11,7 +12,8 @@
 # the ones hack/kube's kube-apiserver already put in Go's build cache.
 # Etcd, kube-apiserver and kubectl come from hack/kube/build.sh, not from here.
 #
-#   hack/cluster/build.sh [MODULE...]   default all three; `build.sh node` only what a node runs
+#   hack/cluster/build.sh [MODULE...]   default all four; `build.sh node` only what a node runs
+#   hack/cluster/build.sh csi           builds only svc-csi and prints ITS folder (csi-DIGEST)
 #
 # Each module's binaries land in the folder with a marker (.done-MODULE) once its build
 # succeeded, so an interrupted build keeps what it finished; `.complete` marks all three. A lock
@@ -33,15 +35,48 @@ done
 # lists and CoreDNS's plugin set), so changing any of them rebuilds. Outside the work tree, so
 # a fresh clone on the same machine (CI) reuses it.
 digest=$(cd "$here" && cat go.mod go.sum addons/go.mod addons/go.sum addons/coredns/main.go provisioner/go.mod provisioner/go.sum | sha256sum | cut -c1-12)
+# svc-csi is our own code and changes more often than the pins: it has a folder and a key of its
+# own (a digest of its sources), so changing it rebuilds it alone (seconds) and never the rest.
+root="${SVC_CLUSTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/svc/cluster}"
+csi_digest=$(cd "$here/csi" && cat go.mod go.sum $(ls ./*.go | grep -v _test.go) | sha256sum | cut -c1-12)
+csi_cache="$root/csi-$csi_digest"
 key="k8s-$k8s-kube-router-$router-coredns-$coredns-snapshotter-$snapshotter-provisioner-$provisioner-$digest"
-cache="${SVC_CLUSTER_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/svc/cluster}/$key"
+cache="$root/$key"
 
 all=(node addons provisioner)
-wanted=("$@")
-[ ${#wanted[@]} -gt 0 ] || wanted=("${all[@]}")
-for m in "${wanted[@]}"; do
-  case " ${all[*]} " in *" $m "*) ;; *) echo "hack/cluster: no module '$m' (modules: ${all[*]})" >&2; exit 2 ;; esac
+wanted=()
+want_csi=
+args=("$@")
+[ $# -gt 0 ] || args=("${all[@]}" csi)
+for m in "${args[@]}"; do
+  case " ${all[*]} csi " in *" $m "*) ;; *) echo "hack/cluster: no module '$m' (modules: ${all[*]} csi)" >&2; exit 2 ;; esac
+  if [ "$m" = csi ]; then want_csi=1; else wanted+=("$m"); fi
 done
+
+# svc-csi: one small `go build` into its own folder, under its own lock.
+if [ -n "$want_csi" ] && [ ! -f "$csi_cache/.done" ]; then
+  command -v go >/dev/null || { echo "hack/cluster: go is not on PATH" >&2; exit 1; }
+  mkdir -p "$csi_cache"
+  (
+    flock 8
+    [ -f "$csi_cache/.done" ] && exit 0
+    echo "hack/cluster: building csi (svc-csi) into $csi_cache" >&2
+    t0=$(date +%s)
+    rm -rf "$csi_cache/.tmp" && mkdir "$csi_cache/.tmp"
+    if ! (cd "$here/csi" && go build -trimpath -ldflags "-s -w" -o "$csi_cache/.tmp/svc-csi" .) >"$csi_cache/build-csi.log" 2>&1; then
+      echo "hack/cluster: building csi failed:" >&2
+      tail -n 40 "$csi_cache/build-csi.log" >&2
+      exit 1
+    fi
+    mv -f "$csi_cache/.tmp/svc-csi" "$csi_cache/svc-csi" && rmdir "$csi_cache/.tmp"
+    echo "$(($(date +%s) - t0))s" >"$csi_cache/.done"
+    echo "hack/cluster: built csi in $(($(date +%s) - t0))s" >&2
+  ) 8>"$csi_cache/.lock"
+fi
+if [ ${#wanted[@]} = 0 ]; then
+  echo "$csi_cache"
+  exit 0
+fi
 done_all() {
   local m
   for m in "${wanted[@]}"; do [ -f "$cache/.done-$m" ] || return 1; done

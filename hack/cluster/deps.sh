@@ -7,12 +7,14 @@
 #   conntrack                        kube-proxy flushes stale UDP entries with it
 #   iproute2                         ip netns, veth, routes
 #   umoci, skopeo                    images without a registry: pack a rootfs as OCI, convert layouts
+#   mmdebstrap                       the Debian root file systems of the images (hack/cluster/images.sh)
 #   busybox-static                   the smallest image there is: one static binary
 #   socat                            kubelet's port-forward
 #   util-linux                       nsenter, unshare, mount
+#   runsc                            gVisor: the RuntimeClass gvisor (isolation.sh)
 set -euo pipefail
 
-packages=(containerd runc containernetworking-plugins iptables nftables ipset conntrack iproute2 umoci skopeo busybox-static socat util-linux)
+packages=(containerd runc containernetworking-plugins iptables nftables ipset conntrack iproute2 umoci skopeo mmdebstrap busybox-static socat util-linux runsc)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -39,7 +41,7 @@ if ! apt-get install -y -q --no-install-recommends "${missing[@]}" >&2; then
 fi
 # Debian's containerd package may start a system containerd (where an init system runs); the
 # cluster never uses it: every node runs its own containerd with its own root, state and socket.
-for b in containerd runc iptables ipset conntrack umoci; do
+for b in containerd runc runsc iptables ipset conntrack umoci mmdebstrap; do
   command -v "$b" >/dev/null || { echo "hack/cluster: $b is still not on PATH after installing" >&2; exit 1; }
 done
 [ -x /usr/lib/cni/bridge ] || { echo "hack/cluster: /usr/lib/cni/bridge is missing after installing containernetworking-plugins" >&2; exit 1; }

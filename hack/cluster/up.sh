@@ -4,9 +4,12 @@
 # control-plane network namespace, and NODES nodes — each containerd (own root, state and socket),
 # kubelet (own cgroup root), kube-proxy and kube-router's NetworkPolicy firewall in a network and
 # mount namespace of the node's own — joined to the control plane by veths through a bridge,
-# bridge CNI, CoreDNS as a Deployment, images built locally (no registry), and smoke checks: Pods
-# Running, Pod to Pod, a Service and its DNS name, a NetworkPolicy dropping packets, a VolumeSnapshot
-# processed, a Pod scheduled. A component whose binary is not in CLUSTER_BIN is left out with its
+# bridge CNI, CoreDNS as a Deployment, our CSI driver with csi-provisioner and csi-snapshotter on
+# every node (storage.sh: default StorageClass and VolumeSnapshotClass svc-local), images built
+# locally (no registry), and smoke checks: Pods Running, Pod to Pod, a Service and its DNS name, a
+# NetworkPolicy dropping packets, a PVC written, snapshotted and restored, a Pod scheduled; and
+# (isolation.sh, issue 33) a runsc handler with the RuntimeClass gvisor, the kubelet's
+# podPidsLimit, a gVisor Pod, a fork bomb bounded and a Pod evicted for disk use. A component whose binary is not in CLUSTER_BIN is left out with its
 # checks (only kubelet is required). Everything it makes is named by a run id and recorded under
 # the run's state folder, so `hack/cluster/down.sh STATE` removes it all and two runs never
 # collide. Addresses exist only inside the namespaces it creates.
@@ -14,11 +17,13 @@
 #   hack/cluster/up.sh            prints the state folder on its last line; progress on stderr
 #   CLUSTER_BIN=DIR               the folder of the built binaries; default: hack/cluster/build.sh's
 #                                 cache (it builds the node module if missing; `build.sh` builds all)
+#   CLUSTER_CSI_BIN=DIR           the folder of svc-csi; default: `hack/cluster/build.sh csi`'s
 #   NODES=n                       how many nodes (default 1)
 #   CLUSTER_PROXY_MODE=nftables   kube-proxy's mode (default iptables)
 #   CLUSTER_RUN=xxxx              the run id (4 hex digits; default random)
 #   CLUSTER_STATE=DIR             the state folder (default /tmp/svc-cluster-$CLUSTER_RUN)
 #   CLUSTER_SMOKE=0               skip the smoke checks
+#   CLUSTER_GVISOR, CLUSTER_RUNSC_*, CLUSTER_POD_PIDS_LIMIT, CLUSTER_CONTAINERD_BIN   see isolation.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -28,7 +33,8 @@ die() {
   exit 1
 }
 
-[ "$(id -u)" = 0 ] || die "up.sh needs root (network namespaces, cgroups, containerd)"
+# Root, namespaces, cgroups, overlayfs, /dev/kmsg, room: one line for each that is missing.
+bash "$here/preflight.sh" "$(dirname "${CLUSTER_STATE:-/tmp/svc-cluster-run}")" || exit 1
 for b in ip nsenter containerd containerd-shim-runc-v2 runc ctr umoci openssl iptables; do
   command -v "$b" >/dev/null || die "$b is missing: run hack/cluster/deps.sh"
 done
@@ -38,6 +44,12 @@ busybox=/bin/busybox # Debian's busybox-static: one static binary, so it runs in
 
 kube=$(bash "$repo/hack/kube/build.sh" | tail -n 1)
 bin=${CLUSTER_BIN:-$(bash "$here/build.sh" node | tail -n 1)}
+# svc-csi, our CSI driver: a module and a cache folder of its own (seconds to build).
+csi=${CLUSTER_CSI_BIN:-$(bash "$here/build.sh" csi | tail -n 1)}
+# shellcheck source=storage.sh
+. "$here/storage.sh"
+# shellcheck source=isolation.sh
+. "$here/isolation.sh"
 [ -x "$bin/kubelet" ] || die "no kubelet in $bin (hack/cluster/build.sh builds it)"
 
 run=${CLUSTER_RUN:-$(od -An -N2 -tx2 /dev/urandom | tr -d ' \n')}
@@ -215,6 +227,12 @@ kubeconfig "$state/kube-router.kubeconfig" "$router_token"
 snap_token=$(token)
 echo "$snap_token,snapshot-controller,snapshot-controller" >>"$pki/tokens.csv"
 kubeconfig "$state/snapshot-controller.kubeconfig" "$snap_token"
+# The CSI sidecars (every node's) under a user each, bound below to what they read and write.
+for u in csi-provisioner csi-snapshotter; do
+  t=$(token)
+  echo "$t,$u,$u" >>"$pki/tokens.csv"
+  kubeconfig "$state/$u.kubeconfig" "$t"
+done
 for nn in $node_names; do
   t=$(token)
   echo "$t,system:node:$nn,node-$nn,system:nodes" >>"$pki/tokens.csv"
@@ -293,9 +311,15 @@ if [ -x "$bin/snapshot-controller" ]; then
   k apply -f "$snapper/deploy/kubernetes/snapshot-controller/rbac-snapshot-controller.yaml" >/dev/null
   k create clusterrolebinding svc-cluster:snapshot-controller --clusterrole=snapshot-controller-runner \
     --user=snapshot-controller >/dev/null
+  # Distributed snapshotting: the controller labels each VolumeSnapshotContent with the node its
+  # volume lives on, so that node's csi-snapshotter (--node-deployment) takes it. It reads Nodes
+  # for that, a rule the shipped ClusterRole leaves commented out.
+  k create clusterrole svc-cluster:snapshot-controller-nodes --verb=get,list,watch --resource=nodes >/dev/null
+  k create clusterrolebinding svc-cluster:snapshot-controller-nodes --clusterrole=svc-cluster:snapshot-controller-nodes \
+    --user=snapshot-controller >/dev/null
   say "starting snapshot-controller in $ns_cp"
   start snapshot-controller "$ns_cp" -- "$bin/snapshot-controller" \
-    --kubeconfig="$state/snapshot-controller.kubeconfig" --leader-election=false
+    --kubeconfig="$state/snapshot-controller.kubeconfig" --leader-election=false --enable-distributed-snapshotting
 fi
 
 # --- images (no registry): busybox-static packed as OCI by umoci ------------------------------
@@ -385,6 +409,7 @@ disabled_plugins = ["io.containerd.snapshotter.v1.btrfs", "io.containerd.snapsho
     bin_dir = "/usr/lib/cni"
     conf_dir = "$n/cni"
 EOF
+  isolation_containerd "$n" >>"$n/containerd.toml" # the runsc handler (isolation.sh)
   cat >"$n/cni/10-bridge.conflist" <<EOF
 {
   "cniVersion": "0.4.0",
@@ -408,7 +433,7 @@ EOF
 }
 EOF
   say "$nn: starting containerd in $ns ($n/containerd.sock)"
-  start "containerd-$nn" "$ns" "$nn" -- containerd --config "$n/containerd.toml"
+  start "containerd-$nn" "$ns" "$nn" -- "${containerd_cmd[@]}" --config "$n/containerd.toml" # isolation.sh
   for t in $(seq 1 60); do
     [ -S "$n/containerd.sock" ] && ctr --address "$n/containerd.sock" version >/dev/null 2>&1 && break
     [ "$t" -lt 60 ] || die "containerd not up after 30s: $state/logs/containerd-$nn.log"
@@ -448,6 +473,7 @@ evictionHard: { memory.available: 100Mi, nodefs.available: 1%, imagefs.available
 imageGCHighThresholdPercent: 100
 serializeImagePulls: false
 EOF
+  isolation_kubelet >>"$n/kubelet.yaml" # podPidsLimit (isolation.sh)
   say "$nn: starting kubelet in $ns (cgroup root /$cg/$nn)"
   start "kubelet-$nn" "$ns" "$nn" -- "$bin/kubelet" --config="$n/kubelet.yaml" --kubeconfig="$state/$nn.kubeconfig" \
     --root-dir="$n/kubelet" --cert-dir="$n/kubelet-pki" --hostname-override="$nn" --node-ip="$ip" --v=1
@@ -487,6 +513,14 @@ for nn in $node_names; do
       --enable-cni=false --service-cluster-ip-range="$svc_cidr" --health-port=0 --metrics-port=0
   fi
 done
+
+# --- isolation: RuntimeClass gvisor (isolation.sh) ----------------------------------------------
+isolation_up
+
+# --- storage: svc-csi, csi-provisioner and csi-snapshotter on every node (storage.sh) -------------
+if [ -x "$bin/csi-provisioner" ]; then
+  storage_up
+fi
 
 # --- cluster DNS: CoreDNS as a Deployment behind the kube-dns Service at $dns_ip ----------------
 if [ -x "$bin/coredns" ]; then
@@ -674,8 +708,10 @@ EOF
     done
     say "without it, smoke-n1 reaches smoke-$last again"
   fi
-  if [ -x "$bin/snapshot-controller" ]; then
-    # No CSI driver yet: a VolumeSnapshot of a class that does not exist must get the controller's
+  if [ -x "$bin/csi-provisioner" ] && [ -x "$bin/csi-snapshotter" ] && [ -x "$bin/kube-scheduler" ]; then
+    storage_smoke
+  elif [ -x "$bin/snapshot-controller" ]; then
+    # No CSI driver: a VolumeSnapshot of a class that does not exist must get the controller's
     # error in its status, which shows the controller watching and writing.
     k apply -f - >/dev/null <<EOF
 apiVersion: snapshot.storage.k8s.io/v1
@@ -692,6 +728,7 @@ EOF
     k delete volumesnapshot smoke-probe --wait=false >/dev/null
     say "snapshot-controller processes VolumeSnapshots (\"$got\")"
   fi
+  isolation_smoke
   if [ -x "$bin/kube-scheduler" ]; then
     k run smoke-scheduled --image=localhost/svc/busybox:latest --image-pull-policy=Never \
       --overrides='{"spec":{"automountServiceAccountToken":false}}' --command -- sleep 2147483647 >/dev/null

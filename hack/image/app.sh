@@ -5,12 +5,18 @@
 # hack/image/check.sh into a temporary folder, so the image and the check cannot differ.
 # npm settings come from npm_config_* variables (check.sh sets prefer-offline).
 # Usage: app.sh OUT_DIR
+#        app.sh --inputs   prints the paths (from the checkout's root) it reads, one a line:
+#                          hack/cluster/images.sh keys its cache by their contents
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
-out=${1:?usage: app.sh OUT_DIR}
+out=${1:?usage: app.sh OUT_DIR | --inputs}
 # check.sh imports every module copied here with only these dependencies installed, so a
 # folder missing from this list, or a devDependency imported at run time, fails it.
-folders=(cmd core kube operator api webhook telemetry sandboxd devnode)
+folders=(cmd core kube operator api webhook telemetry sandboxd devnode mcp)
+if [ "$out" = --inputs ]; then
+  printf '%s\n' "${folders[@]}" console package.json package-lock.json .npmrc hack/image/app.sh
+  exit 0
+fi
 mkdir -p "$out"
 (cd "$root" && find "${folders[@]}" -type f ! -name '*.test.ts' -print0 | xargs -0 cp --parents -t "$out")
 cp "$root/package.json" "$root/package-lock.json" "$out/"

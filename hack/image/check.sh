@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The image, checked without Docker. Reads the Dockerfile's runtime stage and rebuilds its
+# The image, checked without Docker. Reads the Dockerfile's runtime stage (with
+# hack/image/dockerfile.sh, the parser `make images` shares) and rebuilds its
 # file system in a temporary folder: each `COPY --from=build` taken from what the build
 # stage makes (/app by hack/image/app.sh) and `COPY --from=sandboxd` from what the Go stage
 # makes (/src/dist by `make sandboxd-binary`, which the image-check target runs first), HOME
@@ -22,28 +23,11 @@ fail() {
   exit 1
 }
 
-# --- The Dockerfile, continuation lines joined, split into stages.
-mapfile -t lines < <(awk '
-  /^[[:space:]]*#/ || /^[[:space:]]*$/ { next }
-  { line = line $0 }
-  /\\$/ { sub(/\\$/, "", line); next }
-  { print line; line = "" }' "$root/Dockerfile")
-# Three stages: `sandboxd` (Go), `build` (Node) and the unnamed runtime stage, in that order.
-gostage=() build=() runtime=() stage=0 names=()
-for l in "${lines[@]}"; do
-  if [[ $l == FROM* ]]; then
-    stage=$((stage + 1))
-    names+=("$(sed -nE 's/^FROM .* AS ([a-z0-9_-]+)$/\1/ip' <<<"$l")")
-  fi
-  if ((stage == 1)); then gostage+=("$l"); elif ((stage == 2)); then build+=("$l"); elif ((stage == 3)); then runtime+=("$l"); fi
-done
-((stage == 3)) || fail "expected a sandboxd stage, a build stage and a runtime stage in the Dockerfile, found $stage stages"
-[[ ${names[0]} == sandboxd && ${names[1]} == build && -z ${names[2]} ]] ||
-  fail "expected stages named sandboxd and build, then the runtime stage; found '${names[*]}'"
-# The stages must make /src/dist and /app the way this check does.
-[[ ${gostage[0]} =~ ^FROM\ golang: ]] || fail "the sandboxd stage must build FROM a golang image: ${gostage[0]}"
-printf '%s\n' "${gostage[@]}" | grep -q 'make .*sandboxd-binary' || fail "the sandboxd stage no longer runs make sandboxd-binary"
-printf '%s\n' "${build[@]}" | grep -q 'hack/image/app.sh /app' || fail "the build stage no longer runs hack/image/app.sh /app"
+# --- The Dockerfile's stages, read by the parser `make images` (hack/cluster/images.sh) uses too.
+df_prog=image-check
+# shellcheck source=hack/image/dockerfile.sh
+. "$root/hack/image/dockerfile.sh"
+dockerfile_read "$root"
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/svc-image-check-XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
@@ -58,49 +42,23 @@ echo "image-check: /app assembled by hack/image/app.sh in $(($(date +%s) - start
 [ -f "$tmp/build/app/console/index.html" ] || fail "/app/console/index.html is missing: hack/image/app.sh builds the console there"
 [ -x "$root/dist/sandboxd" ] || fail "dist/sandboxd is missing: run make sandboxd-binary (make image-check does)"
 
-# --- The runtime stage, instruction by instruction.
-from_stage() { # a stage and a path in it -> where this check has it
-  case $1:$2 in
-    build:/app | build:/app/*) echo "$tmp/build$2" ;;
-    sandboxd:/src/dist/*) echo "$root/${2#/src/}" ;; # the Go stage's WORKDIR plus make's outputs
-    *) fail "COPY --from=$1 $2: check.sh knows /app of the build stage and /src/dist of the sandboxd stage only" ;;
-  esac
-}
-home="" user="" workdir="/" entrypoint=""
-for l in "${runtime[@]}"; do
-  read -r op rest <<<"$l"
-  case $op in
-    FROM | ARG | LABEL) ;;
-    COPY)
-      read -r -a args <<<"$rest"
-      [[ ${args[0]} =~ ^--from=(build|sandboxd)$ ]] || fail "COPY without --from=build or --from=sandboxd in the runtime stage: $l"
-      ((${#args[@]} == 3)) || fail "expected COPY --from=STAGE SRC DEST: $l"
-      src=$(from_stage "${args[0]#--from=}" "${args[1]}")
-      dest="$rootfs${args[2]}"
-      if [ -d "$src" ]; then
-        mkdir -p "$dest"
-        cp -al "$src/." "$dest/" 2>/dev/null || cp -a "$src/." "$dest/"
-      elif [ -f "$src" ]; then
-        [[ $dest == */ ]] && dest="$dest$(basename "$src")"
-        mkdir -p "$(dirname "$dest")"
-        cp -a "$src" "$dest"
-      else
-        fail "COPY source missing: ${args[1]} ($src)"
-      fi
-      ;;
-    ENV)
-      [[ $rest =~ ^HOME=(/[^[:space:]]*)$ ]] || fail "check.sh knows ENV HOME=... only: $l"
-      home=${BASH_REMATCH[1]}
-      ;;
-    WORKDIR) workdir=$rest ;;
-    USER) user=$rest ;;
-    ENTRYPOINT) entrypoint=$rest ;;
-    *) fail "check.sh does not reproduce $op in the runtime stage: $l" ;;
-  esac
+# --- The runtime stage: each COPY into the file system, as the image's user, HOME and WORKDIR.
+for c in "${df_copies[@]}"; do
+  read -r from path to <<<"$c"
+  src=$(dockerfile_source "$from" "$path" "$tmp/build")
+  dest="$rootfs$to"
+  if [ -d "$src" ]; then
+    mkdir -p "$dest"
+    cp -al "$src/." "$dest/" 2>/dev/null || cp -a "$src/." "$dest/"
+  elif [ -f "$src" ]; then
+    [[ $dest == */ ]] && dest="$dest$(basename "$src")"
+    mkdir -p "$(dirname "$dest")"
+    cp -a "$src" "$dest"
+  else
+    fail "COPY source missing: $path ($src)"
+  fi
 done
-[[ $user =~ ^([0-9]+):([0-9]+)$ ]] || fail "USER must be numeric uid:gid, found '$user'"
-uid=${BASH_REMATCH[1]} gid=${BASH_REMATCH[2]}
-[ -n "$home" ] || fail "the runtime stage sets no HOME"
+uid=$df_uid gid=$df_gid home=$df_home workdir=$df_workdir entrypoint=$df_entrypoint
 mkdir -p "$rootfs$home"
 mapfile -t argv < <("$node" -e 'for (const a of JSON.parse(process.argv[1])) console.log(a)' "$entrypoint")
 [[ ${argv[0]} == node && ${argv[1]} == /* ]] || fail "ENTRYPOINT must be [\"node\", \"/path/to/svc.ts\"], found $entrypoint"
@@ -221,7 +179,7 @@ done <"$root/.dockerignore"
 echo "image-check: ok .dockerignore keeps the ${#needed[@]} files the build uses"
 
 # --- One version for the image, package.json and the chart.
-label=$(printf '%s\n' "${runtime[@]}" | sed -n 's/^ARG VERSION=//p')
+label=$df_version
 pkg=$("$node" -p 'require(process.argv[1]).version' "$root/package.json")
 chart_field() { sed -n "s/^$1: *\"\{0,1\}\([^\"]*\)\"\{0,1\}\$/\1/p" "$root/config/helm/svc/Chart.yaml"; }
 app=$(chart_field appVersion) chart=$(chart_field version)

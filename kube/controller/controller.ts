@@ -1,7 +1,7 @@
 import type { KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { keyOf, type Informer } from './informer.ts';
-import { WorkQueue, type Reconcile } from './queue.ts';
+import { WorkQueue, type Reconcile, type WorkQueueOptions } from './queue.ts';
 
 /** Maps an owned object to its owner's key, or undefined when it has none of this kind. */
 export type OwnerKey = (obj: KubernetesObject) => string | undefined;
@@ -31,8 +31,10 @@ export interface ControllerOptions {
    */
   watches?: Watched[];
   reconcile: Reconcile;
-  /** Reconciles of this controller running at once. */
+  /** Reconciles of this controller running at once (default the queue's). */
   maxConcurrent?: number;
+  /** Told of a key whose reconcile threw a `TerminalError`: say why where a user looks. */
+  onTerminal?: WorkQueueOptions['onTerminal'];
   logger: Logger;
   /**
    * Wrappers around the reconcile (metrics, tracing), each given the controller's name,
@@ -53,7 +55,11 @@ export class Controller {
   constructor(o: ControllerOptions) {
     this.name = o.name;
     const reconcile = (o.wrap ?? []).reduce((r, w) => w(o.name, r), o.reconcile);
-    this.#queue = new WorkQueue(reconcile, o.logger, { controller: o.name, maxConcurrent: o.maxConcurrent });
+    this.#queue = new WorkQueue(reconcile, o.logger, {
+      controller: o.name,
+      ...(o.maxConcurrent !== undefined ? { maxConcurrent: o.maxConcurrent } : {}),
+      ...(o.onTerminal ? { onTerminal: o.onTerminal } : {}),
+    });
     o.informer.onChange((obj) => this.#queue.add(keyOf(obj)));
     for (const owned of o.owns ?? []) {
       owned.informer.onChange((obj) => {

@@ -1,5 +1,6 @@
 import { ListWatch, Watch, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
+import { Indexer, type IndexFunc } from './indexer.ts';
 
 /** The shortest a watch is kept open when nothing happens (at most twice that). */
 const WATCH_MIN_MS = 5 * 60_000;
@@ -21,6 +22,7 @@ export interface WatchScope {
  */
 export class Informer<T extends KubernetesObject> {
   readonly #watches: ListWatch<KubernetesObject>[];
+  readonly #indexer: Indexer<T>;
   #stopped = false;
 
   constructor(
@@ -30,10 +32,23 @@ export class Informer<T extends KubernetesObject> {
       labelSelector?: string;
       /** Watches only what it selects (`metadata.name=…` for one object); `list` must select the same. */
       fieldSelector?: string;
+      /**
+       * Indexes of the cache (`byIndex`), kept current before any `onChange` callback runs,
+       * so a reconcile a change starts reads an index that already holds that change.
+       */
+      indexes?: Record<string, IndexFunc<T>>;
     } & (WatchScope | { scopes: readonly WatchScope[] }),
   ) {
     const scopes = 'scopes' in opts ? opts.scopes : [{ path: opts.path, list: opts.list }];
+    this.#indexer = new Indexer(opts.indexes ?? {});
     this.#watches = scopes.map((scope) => this.#listWatch(opts, scope));
+    if (opts.indexes)
+      for (const lw of this.#watches) {
+        // Registered first: ListWatch calls its callbacks in the order they were added.
+        lw.on('add', (o) => this.#indexer.put(o as T));
+        lw.on('update', (o) => this.#indexer.put(o as T));
+        lw.on('delete', (o) => this.#indexer.delete(o as T));
+      }
   }
 
   #listWatch(
@@ -90,6 +105,11 @@ export class Informer<T extends KubernetesObject> {
       if (found) return found as T;
     }
     return undefined;
+  }
+
+  /** The cached objects filed under `value` in the index `name` (given at construction). */
+  byIndex(name: string, value: string): readonly T[] {
+    return this.#indexer.get(name, value);
   }
 
   list(namespace?: string): readonly T[] {

@@ -28,6 +28,19 @@ export interface OpenedRun {
   stream?: Readable;
 }
 
+/** One run as sandboxd's `GET /runs?all=true` lists it (sandboxd/runrecords.go). */
+export interface SandboxdRunRecord {
+  runId: string;
+  kind: string;
+  state: 'running' | 'exited';
+  startedAt: string;
+  detached: boolean;
+  exitCode: number | null;
+  durationMs: number | null;
+  reason?: 'completed' | 'canceled' | 'timeout' | 'error';
+  endedAt?: string;
+}
+
 export interface RunResponse {
   status: number;
   headers: IncomingMessage['headers'];
@@ -160,6 +173,36 @@ export class SandboxdClient {
       inflight: body.items.filter((r) => r.kind === 'invoke').length,
       maxConcurrentInvokes: body.maxConcurrentInvokes ?? 1,
     };
+  }
+
+  /** Every run sandboxd knows: in flight, and ended ones whose events it still keeps. */
+  async records(): Promise<SandboxdRunRecord[]> {
+    const res = await this.#send('GET', '/runs?all=true', (req) => req.end());
+    const body = (await readJson(res)) as { items?: SandboxdRunRecord[] };
+    if (res.statusCode !== 200 || !Array.isArray(body.items))
+      throw new Error(`sandboxd did not list its runs: ${res.statusCode} ${JSON.stringify(body)}`);
+    return body.items;
+  }
+
+  /**
+   * A run's events, as sandboxd sends them (each with its `id:`): replayed from the start or
+   * after `lastEventId`, then followed to `exit`. The response as it is (404 for a run it does
+   * not know), for a caller that passes it through; aborting `signal` stops reading and
+   * leaves the run alone.
+   */
+  events(runId: string, lastEventId?: string, signal?: AbortSignal): Promise<IncomingMessage> {
+    return new Promise((resolve, reject) => {
+      const req = request({
+        ...this.#target,
+        method: 'GET',
+        path: `/runs/${encodeURIComponent(runId)}/events`,
+        headers: { authorization: this.#auth, ...(lastEventId ? { 'last-event-id': lastEventId } : {}) },
+        signal,
+      });
+      req.on('response', resolve);
+      req.on('error', reject);
+      req.end();
+    });
   }
 
   async cancel(runId: string): Promise<boolean> {

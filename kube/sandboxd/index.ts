@@ -1,5 +1,11 @@
 export { SandboxdClient } from './client.ts';
-export type { OpenedRun, RunResponse, SandboxdAddress, SandboxdClientOptions } from './client.ts';
+export type {
+  OpenedRun,
+  RunResponse,
+  SandboxdAddress,
+  SandboxdClientOptions,
+  SandboxdRunRecord,
+} from './client.ts';
 export {
   SandboxdLocator,
   SandboxdUnavailable,

@@ -75,6 +75,17 @@ describe("sandboxd's own variables", () => {
       value: '0.0.0.0:9000',
     });
   });
+
+  test('runs settings reach sandboxd as SANDBOXD_RUN_BUFFER_BYTES and SANDBOXD_RUN_RETENTION_SECONDS, only when set', () => {
+    const runs = { bufferBytes: 262144, retentionSeconds: 60 };
+    const env = sandboxPod(sandbox('code'), template, { ...settings, runs }).spec!.containers[0]!.env!;
+    expect(env).toContainEqual({ name: 'SANDBOXD_RUN_BUFFER_BYTES', value: '262144' });
+    expect(env).toContainEqual({ name: 'SANDBOXD_RUN_RETENTION_SECONDS', value: '60' });
+    const plain = sandboxPod(sandbox('code'), template, settings).spec!.containers[0]!.env!;
+    expect(
+      plain.some((e) => e.name.startsWith('SANDBOXD_RUN_B') || e.name.startsWith('SANDBOXD_RUN_R')),
+    ).toBe(false);
+  });
 });
 
 describe('limits that hold', () => {

@@ -35,7 +35,11 @@ export const HELPER_RESOURCES = {
 export const SVC_BIN_SIZE_LIMIT = '64Mi';
 
 /** Environment: the template's, then the sandbox's, then credentials as secretKeyRefs. */
-function environment(sandbox: Sandbox, template: SandboxTemplateSpec): V1EnvVar[] {
+function environment(
+  sandbox: Sandbox,
+  template: SandboxTemplateSpec,
+  settings: OperatorSettings,
+): V1EnvVar[] {
   const byName = new Map<string, V1EnvVar>();
   for (const e of [...(template.env ?? []), ...(sandbox.spec.env ?? [])]) byName.set(e.name, e);
   for (const c of sandbox.spec.credentials?.env ?? [])
@@ -53,6 +57,11 @@ function environment(sandbox: Sandbox, template: SandboxTemplateSpec): V1EnvVar[
     { name: 'SANDBOXD_RUN_AS_USER', value: String(sandboxUser(template).uid) },
     { name: 'SANDBOXD_RUN_AS_GROUP', value: String(sandboxUser(template).gid) },
   ];
+  const runs = settings.runs;
+  if (runs?.bufferBytes)
+    sandboxd.push({ name: 'SANDBOXD_RUN_BUFFER_BYTES', value: String(runs.bufferBytes) });
+  if (runs?.retentionSeconds)
+    sandboxd.push({ name: 'SANDBOXD_RUN_RETENTION_SECONDS', value: String(runs.retentionSeconds) });
   // sandboxd's settings are its own: a name of theirs from the template, the sandbox or a
   // credential (refused at admission; a Sandbox older than that rule may still carry one)
   // is dropped, so that e.g. SANDBOXD_TOKEN cannot replace the token file.
@@ -99,7 +108,7 @@ export function sandboxPod(
   const user = sandboxUser(template);
   const command = [...(template.command ?? []), ...(template.args ?? [])];
   const memory = sandbox.spec.mode === 'agent' ? settings.agentMemorySidecar : undefined;
-  const env = environment(sandbox, template);
+  const env = environment(sandbox, template, settings);
   if (memory) env.unshift({ name: 'MEM0_BASE_URL', value: `http://${MEMORY_ADDRESS}` });
   return {
     apiVersion: 'v1',

@@ -8,7 +8,6 @@ import type {
   V1Service,
 } from '@kubernetes/client-node';
 import {
-  Labels,
   forwardedServiceName,
   networkPolicyName,
   sandboxObjectsName,
@@ -17,6 +16,7 @@ import {
   type Sandbox,
 } from '../../core/index.ts';
 import { ignoring, isStatus, type Informer } from '../../kube/index.ts';
+import { Index } from '../indexes.ts';
 import { NameConflict } from './conflict.ts';
 import type { Pass, SandboxCaches, SandboxDeps } from './context.ts';
 
@@ -202,8 +202,7 @@ export async function remove(pass: Pass, kind: OwnedKind, objectName: string): P
 export function cachedOf<T extends KubernetesObject>(pass: Pass, kind: OwnedKind<T>): T[] {
   return kind
     .cache(pass.d.caches)
-    .list(pass.namespace)
-    .filter((o) => o.metadata?.labels?.[Labels.sandbox] === pass.name)
+    .byIndex(Index.sandbox, pass.key)
     .filter((o) => ownedBy(o, pass.sandbox.metadata.uid));
 }
 

@@ -5,6 +5,7 @@ import {
   workspaceClaimName,
   type Sandbox,
 } from '../../core/index.ts';
+import { Index } from '../indexes.ts';
 import type { Pass } from './context.ts';
 
 /**
@@ -21,7 +22,8 @@ export async function releaseCloneSnapshot(pass: Pass): Promise<void> {
   const snapshot = informer.get(name, pass.namespace);
   if (!snapshot?.metadata || snapshot.metadata.deletionTimestamp) return;
   if (snapshotOwner(snapshot.metadata) === undefined) return;
-  if (pass.d.caches.sandboxes.list(pass.namespace).some((o) => hydrating(pass, o as Sandbox, name))) return;
+  const namers = pass.d.caches.sandboxes.byIndex(Index.snapshot, `${pass.namespace}/${name}`);
+  if (namers.some((o) => hydrating(pass, o as Sandbox, name))) return;
   // Read afresh: once per clone, and a policy set a moment ago must count.
   try {
     const { cluster, namespace } = await pass.d.policies.forNamespace(pass.namespace);

@@ -15,6 +15,7 @@ import {
   type SandboxTemplateSpec,
 } from '../../core/index.ts';
 import { isStatus, mergePatch, type Informer, type SandboxdLocator } from '../../kube/index.ts';
+import { Index } from '../indexes.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { isReadyMember, matches, ownerOf, rfc3339, servesRuntimeClass, shuffle, withMember } from './fit.ts';
 import { moveToSandbox } from './bookkeeping.ts';
@@ -135,8 +136,8 @@ export class WarmClaimer {
     const candidates = pools.flatMap((pool) =>
       shuffle(
         this.#d.memberPods
-          .list(namespace)
-          .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === pool.metadata.name && poolOwns(p, pool))
+          .byIndex(Index.pool, `${namespace}/${pool.metadata.name}`)
+          .filter((p) => poolOwns(p, pool))
           .filter((p) => p.metadata?.annotations?.[WarmPool.fitAnnotation] === fit)
           .filter((p) => servesRuntimeClass(p, sandbox.spec.runtimeClassName ?? template.runtimeClassName))
           .filter((p) => isReadyMember(p, this.#d.memberClaims)),

@@ -19,6 +19,7 @@ import {
   type SandboxWarmPoolStatus,
 } from '../../core/index.ts';
 import { mergePatch, setCondition, splitKey, type Informer } from '../../kube/index.ts';
+import { Index } from '../indexes.ts';
 import type { SandboxCaches } from '../sandbox/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { isReadyMember } from './fit.ts';
@@ -80,9 +81,7 @@ export class WarmPoolReconciler {
       return;
     }
     // Its members by label and by owner: a Pod under its label that is not its own is no member.
-    const members = this.#d.memberPods
-      .list(namespace)
-      .filter((p) => p.metadata?.labels?.[WarmPool.poolLabel] === name && poolOwns(p, pool));
+    const members = this.#d.memberPods.byIndex(Index.pool, key).filter((p) => poolOwns(p, pool));
     if (pool.metadata.deletionTimestamp) return this.#finalize(log, pool, members);
     if (!pool.metadata.finalizers?.includes(POOL_FINALIZER)) {
       await this.#patch(pool, {

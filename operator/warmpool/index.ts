@@ -29,6 +29,7 @@ import { WarmPoolReconciler } from './controller.ts';
 import { RefillHolds } from './hold.ts';
 import { WarmPoolMetrics } from './metrics.ts';
 import type { PoolCache } from './member.ts';
+import { Index, memberIndexes, poolIndexes, templateValue } from '../indexes.ts';
 
 export { WarmClaimer, type Adopted } from './claim.ts';
 export { POOL_FINALIZER } from './controller.ts';
@@ -67,6 +68,7 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
   const pools = new Informer<KubernetesObject>({
     kc: o.kc,
     logger: o.logger,
+    indexes: poolIndexes,
     scopes: scopesOf(
       ns,
       (here) => (here ? `${base}/namespaces/${here}/sandboxwarmpools` : `${base}/sandboxwarmpools`),
@@ -90,6 +92,7 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
     kc: o.kc,
     logger: o.logger,
     labelSelector,
+    indexes: memberIndexes,
     scopes: scopesOf(
       ns,
       (here) => (here ? `/api/v1/namespaces/${here}/pods` : '/api/v1/pods'),
@@ -131,8 +134,7 @@ export function warmPools(o: WarmPoolsOptions): WarmPools {
   // A template's change reconciles the pools made from it: their members become stale.
   const poolsOf = (kind: string) => (t: KubernetesObject) =>
     typedPools
-      .list(kind === 'SandboxTemplate' ? t.metadata?.namespace : undefined)
-      .filter((p) => p.spec.templateRef.kind === kind && p.spec.templateRef.name === t.metadata?.name)
+      .byIndex(Index.template, templateValue(kind, t.metadata?.namespace, t.metadata?.name))
       .map((p) => `${p.metadata.namespace}/${p.metadata.name}`);
   const controller = new Controller({
     name: 'warmpool',

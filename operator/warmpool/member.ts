@@ -135,4 +135,5 @@ export function poolNetworkPolicy(
 export interface PoolCache {
   get(name: string, namespace?: string): SandboxWarmPool | undefined;
   list(namespace?: string): readonly SandboxWarmPool[];
+  byIndex(name: string, value: string): readonly SandboxWarmPool[];
 }

@@ -124,9 +124,20 @@ describe('sbx against the whole stack', () => {
     const commands = [...listed.matchAll(/^ {2}([a-z-]+)(?:\|[a-z]+)? /gm)]
       .map((m) => m[1]!)
       .filter((c) => c !== 'help');
-    expect(commands).toHaveLength(23);
+    expect(commands).toHaveLength(26);
     expect(commands).toEqual(
-      expect.arrayContaining(['login', 'exec', 'shell', 'cp', 'port-forward', 'policy', 'audit']),
+      expect.arrayContaining([
+        'login',
+        'exec',
+        'shell',
+        'cp',
+        'port-forward',
+        'policy',
+        'audit',
+        'runs',
+        'attach',
+        'mcp',
+      ]),
     );
     const nested: Record<string, string[]> = { context: ['ls', 'use', 'rm'], policy: ['get', 'set'] };
     for (const c of commands) {
@@ -326,6 +337,64 @@ describe('sbx against the whole stack', () => {
     expect(result.stderr).toContain(`canceling invoke ${id2}…\n`);
     expect(result.stderr).toContain(`invoke ${id2} canceled: exit -1\n`);
     expect(result.code).toBe(130);
+  }, 180_000);
+
+  test('invoke --detach prints the id; runs lists it; attach replays it; Ctrl-C detaches, --cancel-on-interrupt cancels; exec --detach', async () => {
+    const bot = unique('det');
+    expect((await sbx(['create', bot, '--template', plain, '--mode', 'agent', '--wait'], env)).code).toBe(0);
+    const dir = await mkdtemp(join(home, 'agent-'));
+    await writeFile(join(dir, 'agent.sh'), AGENT);
+    const configure = ['configure', bot, '-f', `${join(dir, 'agent.sh')}:/workspace/agent.sh`];
+    expect((await sbx([...configure, '--', 'sh', '/workspace/agent.sh'], env)).code).toBe(0);
+
+    const started = await sbx(['invoke', bot, '--detach'], env, 'upper\nhello detached\n');
+    const id = started.stdout.trim();
+    expect(id).toMatch(/^inv-/);
+    expect(started).toMatchObject({ code: 0, stderr: `detached; follow it with: sbx attach ${bot} ${id}\n` });
+    expect(await sbx(['attach', bot, id], env)).toMatchObject({
+      code: 0,
+      stdout: 'HELLO DETACHED\n',
+      stderr: '',
+    });
+    const listed = JSON.parse((await sbx(['runs', bot, '-o', 'json'], env)).stdout) as { items: unknown[] };
+    expect(listed.items).toContainEqual(
+      expect.objectContaining({ invokeId: id, kind: 'invoke', state: 'exited', exitCode: 0, detached: true }),
+    );
+    expect((await sbx(['runs', bot], env)).stdout).toMatch(
+      new RegExp(`^${id}\\s+invoke\\s+exited\\s+0\\s+completed\\s+yes`, 'm'),
+    );
+
+    // Ctrl-C detaches: the run goes on, and sbx says where to resume.
+    const waiting = (await sbx(['invoke', bot, '--detach'], env, 'wait\n')).stdout.trim();
+    const attached = startSbx(['attach', bot, waiting], env);
+    await attached.until(/ready\n/);
+    attached.child.kill('SIGINT');
+    const detached = await attached.done;
+    expect(detached.code).toBe(0);
+    expect(detached.stderr).toContain(
+      `detached; ${waiting} goes on: sbx attach ${bot} ${waiting} --last-event-id 2\n`,
+    );
+    const runs = (await apiGet(`/sandboxes/${bot}/runs`)) as { items: { invokeId: string; state: string }[] };
+    expect(runs.items.find((r) => r.invokeId === waiting)?.state).toBe('running');
+
+    // --cancel-on-interrupt: Ctrl-C cancels it, and attach reads on to its exit.
+    const canceling = startSbx(['attach', bot, waiting, '--cancel-on-interrupt'], env);
+    await canceling.until(/ready\n/);
+    canceling.child.kill('SIGINT');
+    const canceled = await canceling.done;
+    expect(canceled.stderr).toContain(`canceling ${waiting}…\n`);
+    expect(canceled.stderr).toContain(`${waiting} canceled: exit -1\n`);
+    expect(canceled.code).toBe(1);
+
+    // exec --detach needs --timeout; with one, its output is there to attach to.
+    expect((await sbx(['exec', bot, '--detach', '--', 'echo', 'hi'], env)).code).toBe(2);
+    const exec = await sbx(
+      ['exec', bot, '--detach', '--timeout', '1m', '--', 'sh', '-c', 'echo hi; exit 4'],
+      env,
+    );
+    const execId = exec.stdout.trim();
+    expect(execId).toMatch(/^exec-/);
+    expect(await sbx(['attach', bot, execId], env)).toMatchObject({ code: 4, stdout: 'hi\n' });
   }, 180_000);
 
   test('port-forward serves the sandbox’s page and WebSocket on a local port; ports lists it', async () => {

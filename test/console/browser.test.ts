@@ -317,6 +317,66 @@ describe('the console in chromium', () => {
   );
 
   it(
+    'starts a detached invoke; the runs list shows it and attaching shows its output and exit; stop ends a running one',
+    async () => {
+      await createThroughApi('ui-runs', 'agent', template);
+      await waitForSandboxPhase(ns, 'ui-runs', 'Running', SLOW);
+      const configured = await api.call('POST', '/sandboxes/ui-runs/configure', {
+        key: api.keys.alice,
+        body: {
+          files: [
+            {
+              path: '/workspace/agent.sh',
+              content:
+                'read -r what\nif [ "$what" = wait ]; then exec sleep 300; fi\necho "detached $what"\n',
+            },
+          ],
+          entrypoint: ['sh', '/workspace/agent.sh'],
+        },
+      });
+      expect(configured.status).toBe(200);
+      await configured.text();
+      const { context, page } = await newPage();
+      await signIn(page, api.keys.alice);
+      await page.goto(`${base}/#/sandboxes/ui-runs/agent`);
+      await page.getByLabel(/Detached/).check();
+      await page.getByLabel('Input (stdin)').fill('hello\n');
+      await page.getByRole('button', { name: 'Invoke', exact: true }).click();
+      const started = page.getByText(/^Started inv-/);
+      await expect.poll(() => started.textContent(), { timeout: 30_000 }).toMatch(/^Started inv-\S+:/);
+      const id = /^Started (inv-[^:]+):/.exec((await started.textContent()) ?? '')![1]!;
+      await page.getByRole('button', { name: 'Refresh runs' }).click();
+      await page.getByRole('button', { name: `Attach to ${id}` }).click();
+      const out = page.getByLabel(`Output of ${id}`);
+      await expect.poll(() => out.textContent(), { timeout: 30_000 }).toContain('detached hello\n');
+      await expect.poll(() => out.textContent(), { timeout: 30_000 }).toMatch(/exit code 0 \(completed\)/);
+      await check(page, 'sandbox-runs');
+
+      await page.getByLabel('Input (stdin)').fill('wait\n');
+      await page.getByRole('button', { name: 'Invoke', exact: true }).click();
+      await expect.poll(() => started.textContent(), { timeout: 30_000 }).not.toContain(id);
+      const waiting = /^Started (inv-[^:]+):/.exec((await started.textContent()) ?? '')![1]!;
+      await page.getByRole('button', { name: 'Refresh runs' }).click();
+      await page.getByRole('button', { name: `Stop ${waiting}` }).click();
+      await expect
+        .poll(
+          async () =>
+            (await api.call('GET', '/sandboxes/ui-runs/runs', { key: api.keys.alice })).json() as Promise<{
+              items: { invokeId: string; reason?: string }[];
+            }>,
+          { timeout: 30_000 },
+        )
+        .toMatchObject({
+          items: expect.arrayContaining([
+            expect.objectContaining({ invokeId: waiting, reason: 'canceled' }),
+          ]) as unknown,
+        });
+      await context.close();
+    },
+    5 * 60_000,
+  );
+
+  it(
     'refuses the policies page to alice; an admin’s edit shows the new effective value; the audit log filters',
     async () => {
       const alice = await newPage();

@@ -395,7 +395,7 @@ describe('attaching to an install run', () => {
     expect(got).toMatchObject({ stdout: 'out\nmore\n', stderr: 'err\n', exit: { exitCode: 2 } });
   });
 
-  it('answers 404 for an unknown run and for a run that is not an install', async () => {
+  it('answers 404 for an unknown run; an invoke is readable in flight and after, as an install is', async () => {
     const unknown = await client.attach('no-such-run');
     expect(unknown.status).toBe(404);
     expect(unknown.body).toEqual(notFound);
@@ -404,11 +404,13 @@ describe('attaching to an install run', () => {
     const posted = follow((await client.run(spec)).events);
     await waitFor(async () => (await client.runs()).some((r) => r.runId === spec.runId));
     const inFlight = await client.attach(spec.runId);
-    expect(inFlight.status).toBe(404);
-    expect(inFlight.body).toEqual(notFound);
+    expect(inFlight.status).toBe(200);
+    const attached = collect(inFlight.events);
     await writeFile(spec.env!.F!, '');
-    expect((await posted.done).exit.reason).toBe('completed');
-    expect((await client.attach(spec.runId)).status).toBe(404);
+    const { exit } = await posted.done;
+    expect(exit.reason).toBe('completed');
+    expect((await attached).exit).toEqual(exit);
+    expect((await client.attach(spec.runId)).status).toBe(200);
   });
 
   it('a reader that goes away leaves the run running', async () => {

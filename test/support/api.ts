@@ -21,6 +21,7 @@ import {
   AuditRecorder,
   ApiMetrics,
   UserSecrets,
+  NameGate,
   createApp,
   serveApi,
   type ServedApi,
@@ -92,6 +93,7 @@ export async function startTestApi(
     namespaces: new NamespaceGate(ns.kc, opts.serviceNamespace ?? 'svc-system'),
     credentials: new CredentialGate(ns.kc),
     secrets: new UserSecrets(ns.kc),
+    names: new NameGate(ns.kc),
     // The operator of a test (useOperator) keeps its key Secret in the same namespace.
     sandboxd: new SandboxdLocator({ kc: ns.kc, key: installationKey, devnode: opts.devnode ?? true }),
     installationKey,

@@ -22,6 +22,16 @@ test('the streaming operations and their events are read from x-sse-events', asy
       operationId: 'execSandbox',
       events: { start: 'StartEvent', log: 'LogEvent', exit: 'ExitEvent', error: 'ErrorEvent' },
     },
+    {
+      operationId: 'getRunEvents',
+      events: {
+        start: 'StartEvent',
+        log: 'LogEvent',
+        drop: 'DropEvent',
+        exit: 'ExitEvent',
+        error: 'ErrorEvent',
+      },
+    },
     { operationId: 'getSandboxLogs', events: { log: 'LogEvent' } },
     {
       operationId: 'invokeSandbox',

@@ -167,7 +167,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error` */
+        /** Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`; with `detach=true` 202 and the run’s id at once, the run going on without the caller */
         post: operations["invokeSandbox"];
         delete?: never;
         options?: never;
@@ -358,7 +358,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Run a command in the sandbox (a string runs with sh -c; at most 32 at once per sandbox): JSON with the exit and each stream up to 10 MiB, or with `Accept: text/event-stream` the events `start`, `log`, `exit`, optional `error` */
+        /** Run a command in the sandbox (a string runs with sh -c; at most 32 at once per sandbox): JSON with the exit and each stream up to 10 MiB, or with `Accept: text/event-stream` the events `start`, `log`, `exit`, optional `error`; with `detach=true` (and a `timeout`) 202 and the run’s id at once */
         post: operations["execSandbox"];
         delete?: never;
         options?: never;
@@ -394,6 +394,57 @@ export interface paths {
         get: operations["getSandboxLogs"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/runs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The sandbox’s invokes and execs: in flight, and ended ones whose events are still kept (15 minutes by default) */
+        get: operations["listRuns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/runs/{invokeId}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A run’s events, each with an `id:`: replayed from the start, or after `Last-Event-ID` (header) or `lastEventId`, then followed to `exit`. `drop` says how many of the oldest `log` events the buffer lost. Reading leaves the run alone */
+        get: operations["getRunEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/sandboxes/{id}/runs/{invokeId}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Cancel an invoke or exec in flight, attached or detached (SIGTERM, then SIGKILL) */
+        post: operations["cancelRun"];
         delete?: never;
         options?: never;
         head?: never;
@@ -736,6 +787,38 @@ export interface components {
             message: string;
         } & {
             [key: string]: unknown;
+        };
+        DetachedRun: {
+            invokeId: string;
+            /** @description GET it for the run’s events: replayed, then followed to `exit` */
+            eventsUrl: string;
+        };
+        RunSummary: {
+            invokeId: string;
+            /** @enum {string} */
+            kind: "exec" | "invoke";
+            /** @enum {string} */
+            state: "running" | "exited";
+            startedAt: string;
+            /** @description null while running */
+            exitCode: number | null;
+            /** @description null while running */
+            durationMs: number | null;
+            /** @enum {string} */
+            reason?: "completed" | "canceled" | "timeout" | "error";
+            detached: boolean;
+        };
+        RunList: {
+            items: components["schemas"]["RunSummary"][];
+        };
+        DropEvent: {
+            droppedBytes: number;
+            droppedEvents: number;
+        };
+        RunCancelAccepted: {
+            invokeId: string;
+            /** @constant */
+            status: "canceling";
         };
         CreateSecretRequest: {
             name: string;
@@ -2417,6 +2500,7 @@ export interface operations {
             query?: {
                 namespace?: string;
                 timeout?: string;
+                detach?: "true" | "false";
             };
             header?: never;
             path: {
@@ -2461,6 +2545,15 @@ export interface operations {
                         id?: string;
                         retry?: number;
                     };
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetachedRun"];
                 };
             };
             /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
@@ -3663,6 +3756,7 @@ export interface operations {
         parameters: {
             query?: {
                 namespace?: string;
+                detach?: "true" | "false";
             };
             header?: never;
             path: {
@@ -3708,6 +3802,15 @@ export interface operations {
                         id?: string;
                         retry?: number;
                     };
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DetachedRun"];
                 };
             };
             /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
@@ -3988,6 +4091,300 @@ export interface operations {
             };
             /** @description The sandbox did not answer */
             502: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listRuns: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunList"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getRunEvents: {
+        parameters: {
+            query?: {
+                namespace?: string;
+                lastEventId?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                invokeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Server-Sent Events; the data of each event is the JSON of the schema named after it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": {
+                        /** @constant */
+                        event: "start";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "log";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "drop";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "exit";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | {
+                        /** @constant */
+                        event: "error";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    };
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The Kubernetes API or the sandbox is unavailable or throttling; retry after Retry-After */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    cancelRun: {
+        parameters: {
+            query?: {
+                namespace?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+                invokeId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RunCancelAccepted"];
+                };
+            };
+            /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not allowed: not the owner, not an admin, a policy refuses it, or the cluster refuses the service */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description No such object (or namespace) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Conflicts with the current state (exists already, not running, changed meanwhile) */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
                 headers: {
                     [name: string]: unknown;
                 };

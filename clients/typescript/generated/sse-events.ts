@@ -18,6 +18,13 @@ export interface SseEvents {
     exit: Schemas['ExitEvent'];
     error: Schemas['ErrorEvent'];
   };
+  getRunEvents: {
+    start: Schemas['StartEvent'];
+    log: Schemas['LogEvent'];
+    drop: Schemas['DropEvent'];
+    exit: Schemas['ExitEvent'];
+    error: Schemas['ErrorEvent'];
+  };
   getSandboxLogs: {
     log: Schemas['LogEvent'];
   };
@@ -38,6 +45,7 @@ export interface SseEvents {
 export const sseEventNames = {
   configureSandbox: ['log', 'result', 'error'],
   execSandbox: ['start', 'log', 'exit', 'error'],
+  getRunEvents: ['start', 'log', 'drop', 'exit', 'error'],
   getSandboxLogs: ['log'],
   invokeSandbox: ['start', 'log', 'exit', 'error'],
   listSandboxes: ['added', 'modified', 'deleted'],

@@ -2,6 +2,7 @@ import { useRef, useState } from 'preact/hooks';
 import { ErrorBox } from '../errors.tsx';
 import type { Session } from '../main.tsx';
 import { Output, type Line } from '../output.tsx';
+import { Runs } from './runs.tsx';
 
 interface FileDraft {
   path: string;
@@ -11,10 +12,13 @@ interface FileDraft {
 /** Configure (files, install, entrypoint; the install's output streamed) and invoke. */
 export function AgentTab({ session, name }: { session: Session; name: string }) {
   return (
-    <div class="columns">
-      <Configure session={session} name={name} />
-      <Invoke session={session} name={name} />
-    </div>
+    <>
+      <div class="columns">
+        <Configure session={session} name={name} />
+        <Invoke session={session} name={name} />
+      </div>
+      <Runs session={session} name={name} />
+    </>
   );
 }
 
@@ -117,6 +121,8 @@ function Invoke({ session, name }: { session: Session; name: string }) {
   const [error, setError] = useState<unknown>();
   const [invokeId, setInvokeId] = useState<string>();
   const [running, setRunning] = useState(false);
+  const [detach, setDetach] = useState(false);
+  const [detached, setDetached] = useState<string>();
   const cancelling = useRef(false);
   const submit = async (e: Event) => {
     e.preventDefault();
@@ -125,8 +131,13 @@ function Invoke({ session, name }: { session: Session; name: string }) {
     setExit(undefined);
     setLines([]);
     setInvokeId(undefined);
+    setDetached(undefined);
     cancelling.current = false;
     try {
+      if (detach) {
+        setDetached((await session.client.invokeSandbox(name, stdin, { detach: true })).invokeId);
+        return;
+      }
       const stream = await session.client.invokeSandbox(name, stdin);
       for await (const ev of stream) {
         if (ev.event === 'start') setInvokeId(ev.data.invokeId);
@@ -154,6 +165,10 @@ function Invoke({ session, name }: { session: Session; name: string }) {
       <h2 id="invoke-title">Invoke</h2>
       <label for="stdin">Input (stdin)</label>
       <textarea id="stdin" rows={4} value={stdin} onInput={(e) => setStdin(e.currentTarget.value)} />
+      <label>
+        <input type="checkbox" checked={detach} onChange={(e) => setDetach(e.currentTarget.checked)} />{' '}
+        Detached: the run goes on without this page (attach to it under Runs)
+      </label>
       <div class="actions">
         <button type="submit" class="primary" disabled={running}>
           Invoke
@@ -163,6 +178,7 @@ function Invoke({ session, name }: { session: Session; name: string }) {
         </button>
         {running ? <span role="status">Running{invokeId ? ` (${invokeId})` : ''}…</span> : null}
       </div>
+      {detached ? <p role="status">Started {detached}: refresh the runs below to attach to it.</p> : null}
       <Output lines={lines} label="Invoke output" />
       {exit ? (
         <p role="status" class="result" data-exit-code={exit.exitCode}>

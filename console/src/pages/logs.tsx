@@ -2,6 +2,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ErrorBox } from '../errors.tsx';
 import type { Session } from '../main.tsx';
 import { Output, type Line } from '../output.tsx';
+import { Runs } from './runs.tsx';
 
 /** The template process's recent output, then new output as it comes (`?follow=true`). */
 export function LogsTab({ session, name }: { session: Session; name: string }) {
@@ -24,6 +25,7 @@ export function LogsTab({ session, name }: { session: Session; name: string }) {
       <h2>Logs</h2>
       <ErrorBox error={error} />
       <Output lines={lines} label="Logs" />
+      <Runs session={session} name={name} />
     </>
   );
 }

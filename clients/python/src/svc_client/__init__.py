@@ -18,6 +18,7 @@ from ._files import (
 )
 from ._http import RetryPolicy, __version__
 from ._preview import PreviewTicket
+from ._runs import AsyncAttachStream, AttachStream, DetachedRun, Drop, Run, RunEvent
 from ._sse import SSE_MAX_EVENT_SIZE, SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
@@ -76,12 +77,14 @@ __all__ = [
     "AgentHarness",
     "Archive",
     "AsyncArchive",
+    "AsyncAttachStream",
     "AsyncClient",
     "AsyncConfigureStream",
     "AsyncFiles",
     "AsyncInvokeStream",
     "AsyncLogStream",
     "AsyncTerminalSession",
+    "AttachStream",
     "AuditEvent",
     "AuthenticationError",
     "BadRequest",
@@ -92,6 +95,8 @@ __all__ = [
     "ConfigureResult",
     "ConfigureStream",
     "Conflict",
+    "DetachedRun",
+    "Drop",
     "EffectivePolicy",
     "Error",
     "ExecResult",
@@ -116,6 +121,8 @@ __all__ = [
     "PreviewTicket",
     "RateLimited",
     "RetryPolicy",
+    "Run",
+    "RunEvent",
     "SSEDecoder",
     "SSEEvent",
     "SSEEventTooLarge",

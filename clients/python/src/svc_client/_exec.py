@@ -11,12 +11,13 @@ import json
 from collections.abc import AsyncGenerator, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
 from types import TracebackType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 from urllib.parse import quote
 
 import httpx
 
 from ._http import AsyncHTTP, Call, SyncHTTP, json_body
+from ._runs import DetachedRun, detached
 from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
 from .errors import StreamInterrupted
 from .models import Log
@@ -246,6 +247,20 @@ class ExecMixin:
     _req: _Requests
     _http: SyncHTTP
 
+    @overload
+    def exec(
+        self, name: str, command: Command, *, timeout: Timeout = None,
+        working_dir: str | None = None, env: Mapping[str, str] | None = None,
+        stdin: str | None = None, namespace: str | None = None, detach: Literal[False] = False,
+    ) -> ExecResult: ...  # fmt: skip
+
+    @overload
+    def exec(
+        self, name: str, command: Command, *, timeout: Timeout = None,
+        working_dir: str | None = None, env: Mapping[str, str] | None = None,
+        stdin: str | None = None, namespace: str | None = None, detach: Literal[True],
+    ) -> DetachedRun: ...  # fmt: skip
+
     def exec(
         self,
         name: str,
@@ -256,14 +271,18 @@ class ExecMixin:
         env: Mapping[str, str] | None = None,
         stdin: str | None = None,
         namespace: str | None = None,
-    ) -> ExecResult:
+        detach: bool = False,
+    ) -> ExecResult | DetachedRun:
         """Run ``command`` in the sandbox and return once it ends (a string runs with
         ``sh -c``). ``timeout`` is seconds or a duration (``"30s"``); ``working_dir`` must
-        be inside ``/workspace``. Raises ``RateLimited`` beyond 32 concurrent execs."""
+        be inside ``/workspace``. Raises ``RateLimited`` beyond 32 concurrent execs.
+        ``detach=True`` (which needs ``timeout``) answers with a :class:`DetachedRun` at once."""
         call = exec_call(
             self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
             stdin=stdin, namespace=namespace, stream=False,
         )  # fmt: skip
+        if detach:
+            return DetachedRun.from_dict(json_body(self._http.request(detached(call))))
         response = self._http.request(call)
         return ExecResult.from_dict(json_body(response), response.headers.get("x-exec-id"))
 
@@ -312,6 +331,20 @@ class AsyncExecMixin:
     _req: _Requests
     _http: AsyncHTTP
 
+    @overload
+    async def exec(
+        self, name: str, command: Command, *, timeout: Timeout = None,
+        working_dir: str | None = None, env: Mapping[str, str] | None = None,
+        stdin: str | None = None, namespace: str | None = None, detach: Literal[False] = False,
+    ) -> ExecResult: ...  # fmt: skip
+
+    @overload
+    async def exec(
+        self, name: str, command: Command, *, timeout: Timeout = None,
+        working_dir: str | None = None, env: Mapping[str, str] | None = None,
+        stdin: str | None = None, namespace: str | None = None, detach: Literal[True],
+    ) -> DetachedRun: ...  # fmt: skip
+
     async def exec(
         self,
         name: str,
@@ -322,12 +355,15 @@ class AsyncExecMixin:
         env: Mapping[str, str] | None = None,
         stdin: str | None = None,
         namespace: str | None = None,
-    ) -> ExecResult:
+        detach: bool = False,
+    ) -> ExecResult | DetachedRun:
         """See :meth:`ExecMixin.exec`."""
         call = exec_call(
             self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
             stdin=stdin, namespace=namespace, stream=False,
         )  # fmt: skip
+        if detach:
+            return DetachedRun.from_dict(json_body(await self._http.request(detached(call))))
         response = await self._http.request(call)
         return ExecResult.from_dict(json_body(response), response.headers.get("x-exec-id"))
 

@@ -5,10 +5,18 @@ from __future__ import annotations
 import asyncio
 import builtins
 import time
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterator,
+    Awaitable,
+    Callable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractAsyncContextManager
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal, overload
 
 import httpx
 
@@ -24,6 +32,7 @@ from ._http import (
     json_body,
 )
 from ._preview import AsyncPreviewMixin
+from ._runs import AsyncRunsMixin, DetachedRun, detached
 from ._sse import SSE_MAX_EVENT_SIZE, aiter_sse_response
 from ._terminal import AsyncTerminalMixin
 from .client import (
@@ -183,7 +192,7 @@ class AsyncConfigureStream:
         await self.aclose()
 
 
-class AsyncClient(AsyncExecMixin, AsyncTerminalMixin, AsyncPreviewMixin):
+class AsyncClient(AsyncExecMixin, AsyncRunsMixin, AsyncTerminalMixin, AsyncPreviewMixin):
     """Asyncio client of the svc API; same arguments and methods as
     :class:`~svc_client.Client`, with coroutines, async iterators and async streams.
     ``token`` may also be an ``async`` callable.
@@ -429,14 +438,40 @@ class AsyncClient(AsyncExecMixin, AsyncTerminalMixin, AsyncPreviewMixin):
             lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
         )
 
+    @overload
     def invoke(
-        self, name: str, input: InvokeInput = None, *, namespace: str | None = None
-    ) -> AsyncInvokeStream:
-        """Run the entrypoint with ``input`` on stdin; ``async for`` the typed events."""
+        self, name: str, input: InvokeInput = None, *, namespace: str | None = None,
+        timeout: str | None = None, detach: Literal[False] = False,
+    ) -> AsyncInvokeStream: ...  # fmt: skip
+
+    @overload
+    def invoke(
+        self, name: str, input: InvokeInput = None, *, namespace: str | None = None,
+        timeout: str | None = None, detach: Literal[True],
+    ) -> Awaitable[DetachedRun]: ...  # fmt: skip
+
+    def invoke(
+        self, name: str, input: InvokeInput = None, *, namespace: str | None = None,
+        timeout: str | None = None, detach: bool = False,
+    ) -> AsyncInvokeStream | Awaitable[DetachedRun]:  # fmt: skip
+        """Run the entrypoint with ``input`` on stdin; ``async for`` the typed events.
+        With ``detach=True``: ``await`` it for the :class:`DetachedRun`."""
+        if detach:
+            return self.invoke_detached(name, input, namespace=namespace, timeout=timeout)
         call = self._req.invoke(name, input, namespace)
+        if timeout:
+            call.params["timeout"] = timeout
         return AsyncInvokeStream(
             lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
         )
+
+    async def invoke_detached(
+        self, name: str, input: InvokeInput = None, *, namespace: str | None = None,
+        timeout: str | None = None,
+    ) -> DetachedRun:  # fmt: skip
+        """See :meth:`Client.invoke` with ``detach=True``: the run's id at once."""
+        call = detached(self._req.invoke(name, input, namespace), timeout)
+        return DetachedRun.from_dict(json_body(await self._http.request(call)))
 
     async def run(
         self, name: str, input: InvokeInput = None, *, namespace: str | None = None

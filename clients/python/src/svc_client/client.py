@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager
 from types import TracebackType
-from typing import Any
+from typing import Any, Literal, overload
 from urllib.parse import quote
 
 import httpx
@@ -26,6 +26,7 @@ from ._http import (
     json_body,
 )
 from ._preview import PreviewMixin
+from ._runs import DetachedRun, RunsMixin, detached
 from ._sse import SSE_MAX_EVENT_SIZE, SSEEvent, iter_sse_response
 from ._terminal import TerminalMixin
 from .errors import NotFound, SandboxFailed, StreamInterrupted, WaitTimeout
@@ -485,7 +486,7 @@ def phases(phase: str | Iterable[str]) -> frozenset[str]:
     return frozenset([phase] if isinstance(phase, str) else phase)
 
 
-class Client(ExecMixin, TerminalMixin, PreviewMixin):
+class Client(ExecMixin, RunsMixin, TerminalMixin, PreviewMixin):
     """Blocking client of the svc API.
 
     Args:
@@ -754,14 +755,34 @@ class Client(ExecMixin, TerminalMixin, PreviewMixin):
             lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
         )
 
+    @overload
     def invoke(
-        self, name: str, input: InvokeInput = None, *, namespace: str | None = None
-    ) -> InvokeStream:
+        self, name: str, input: InvokeInput = None, *, namespace: str | None = None,
+        timeout: str | None = None, detach: Literal[False] = False,
+    ) -> InvokeStream: ...  # fmt: skip
+
+    @overload
+    def invoke(
+        self, name: str, input: InvokeInput = None, *, namespace: str | None = None,
+        timeout: str | None = None, detach: Literal[True],
+    ) -> DetachedRun: ...  # fmt: skip
+
+    def invoke(
+        self, name: str, input: InvokeInput = None, *, namespace: str | None = None,
+        timeout: str | None = None, detach: bool = False,
+    ) -> InvokeStream | DetachedRun:  # fmt: skip
         """Run the entrypoint with ``input`` on stdin; iterate the typed events.
 
-        ``input`` may be ``str``, ``bytes`` or a JSON-serialisable object.
+        ``input`` may be ``str``, ``bytes`` or a JSON-serialisable object. ``timeout`` (a
+        duration such as ``"30s"``) caps this invoke. With ``detach=True`` the answer is a
+        :class:`DetachedRun` at once and the run goes on without a client: read it with
+        :meth:`attach`, end it with :meth:`cancel_run`.
         """
         call = self._req.invoke(name, input, namespace)
+        if detach:
+            return DetachedRun.from_dict(self._json(detached(call, timeout)))
+        if timeout:
+            call.params["timeout"] = timeout
         return InvokeStream(
             lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
         )
