@@ -6,13 +6,15 @@ NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
-	test test-unit test-go test-python test-fuzz test-integration dev sandboxd-binary image-check helm kustomize \
+	test test-unit test-go test-python test-fuzz test-integration test-e2e dev sandboxd-binary image-check helm kustomize \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale cli-binary bench-cli
 
 help:
 	@echo "make dev    run the whole service on this machine (prints the URL and API keys;"
 	@echo "            PORT=9090 for another port than 8080)"
 	@echo "make test   install what is needed, then typecheck, lint, unit and integration tests"
+	@echo "make dev CLUSTER=real   the same on a real cluster of this machine, installed by the chart"
+	@echo "make test-e2e           the e2e tier against that (SVC_E2E_STATE=STATE: a running one)"
 
 # npm packages, from the lockfile, with the machine's npm (hack/npm-ci.sh folds the engine
 # warnings an older system Node causes into one line). The stamp makes a second run free.
@@ -121,7 +123,15 @@ test-fuzz: deps kube helm
 	env -u SVC_BASE_URL -u SVC_ENV_FILE SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) \
 		bash clients/python/fuzz/run.sh
 
-test: deps kube typecheck lint format-check check-generated test-unit test-go image-check test-python test-fuzz test-integration
+# The e2e tier (e2e/, docs/testing.md): svc installed by its chart on a real cluster
+# (hack/cluster, root), driven through its public API. SVC_E2E_STATE=STATE uses a running
+# cluster (left up); otherwise one is brought up (NODES=2), imaged, installed and removed.
+test-e2e: deps kube helm sandboxd-binary console
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/build.sh >/dev/null
+	npx vitest run --project e2e
+
+test: deps kube typecheck lint format-check check-generated test-unit test-go image-check test-python test-fuzz test-integration test-e2e
 
 # The browser console (console/README.md), built into dist/console, which the API serves at
 # `/` (make dev passes it; `svc api --console.dir`). Rebuilt only when its sources change.
@@ -154,8 +164,19 @@ image-check: node_modules/.stamp sandboxd-binary system-deps
 # The whole service on this machine; state in .dev/ (delete it to start afresh). The API
 # listens on 127.0.0.1:$(PORT): `make dev PORT=9090` for another port.
 PORT ?= 8080
+# `make dev CLUSTER=real`: the same service installed by its chart on a real cluster of this
+# machine (hack/cluster, root; hack/cluster/dev.sh): the cluster up if none is, the images,
+# `helm install`, the same banner; STATE/svc.env instead of .dev/env. It keeps running:
+# `make cluster-down` removes it. PORT, when given, is the API's port (else a free one).
+ifeq ($(CLUSTER),real)
+dev: deps kube helm console sandboxd-binary
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/build.sh >/dev/null
+	@PORT='$(if $(filter command line environment,$(origin PORT)),$(PORT))' bash hack/cluster/dev.sh
+else
 dev: deps kube helm console
 	@SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) hack/dev.ts --port '$(PORT)'
+endif
 
 # Benchmarks print figures; they are not tests (see bench/README.md).
 bench-api: deps kube

@@ -1,7 +1,9 @@
 import { defineConfig } from 'vitest/config';
 
-// Two tiers: unit tests of pure logic beside their code (no cluster), and integration
-// tests under test/ that share one real control plane started by the global setup.
+// Three tiers: unit tests of pure logic beside their code (no cluster), integration tests
+// under test/ that share one real control plane started by the global setup, and e2e tests
+// under e2e/ against svc installed by its chart on a real cluster (hack/cluster; `make
+// test-e2e`, which needs root).
 export default defineConfig({
   test: {
     projects: [
@@ -23,6 +25,17 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 180_000,
           // Files share one control plane; two cores do not gain from more workers.
+          maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          globalSetup: ['e2e/global-setup.ts'],
+          // Real Pods: a cold sandbox provisions a volume and starts containers.
+          testTimeout: 300_000,
+          hookTimeout: 600_000,
           maxWorkers: 2,
         },
       },

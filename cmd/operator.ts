@@ -41,6 +41,8 @@ const Config = z.object({
   'networking.portForwardIngressClass': z.string().default('nginx'),
   'networking.ingressNamespace': z.string().optional(),
   'api-pod-labels': labels('app.kubernetes.io/name=svc,app.kubernetes.io/component=api'),
+  /** Its own Pods' labels: sandboxes' NetworkPolicies admit them to sandboxd. */
+  'operator-pod-labels': labels('app.kubernetes.io/name=svc,app.kubernetes.io/component=operator'),
   /** The cluster's DNS Pods, the only destination of sandboxes' DNS (docs/install.md). */
   'networking.dnsNamespace': z.string().default(DEFAULT_EGRESS.dns.namespace),
   'networking.dnsPodLabels': labels(
@@ -113,6 +115,7 @@ export async function main(argv: string[]): Promise<number> {
       },
       apiNamespace: config['service-namespace'],
       apiPodLabels: config['api-pod-labels'],
+      operatorPodLabels: config['operator-pod-labels'],
       snapshotWaitSeconds: config['snapshot-wait-seconds'],
       maxRestarts: config['max-restarts'],
       // Unset: sandboxd's defaults, and no new variable in the Pods (no Pod is recreated).

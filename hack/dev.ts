@@ -25,6 +25,7 @@ import { nodeOptionsOf } from '../cmd/node-options.ts';
 import { unmountUnder } from '../devnode/index.ts';
 import { ignoring } from '../kube/index.ts';
 import { helmBinary, parseManifests, renderChart } from './helm/kustomize.ts';
+import { apiKeys } from './dev/keys.ts';
 import { lockStateDir } from './dev/lock.ts';
 import { listensOn, parsePort, portProblem } from './dev/port.ts';
 import { supervise, type Supervised } from './dev/supervisor.ts';
@@ -366,27 +367,6 @@ async function serviceAccountKubeconfig(
   });
   await writeFile(path, kc.exportConfig(), { mode: 0o600 });
   return path;
-}
-
-/** The dev keys: those of the previous run when they still work, else new ones. */
-async function apiKeys(
-  store: ApiKeyStore,
-  envPath: string,
-): Promise<{ admin: string; alice: string; bob: string }> {
-  if (existsSync(envPath)) {
-    const text = await readFile(envPath, 'utf8');
-    const read = (k: string) => new RegExp(`^export ${k}=(.+)$`, 'm').exec(text)?.[1];
-    const previous = { admin: read('SVC_ADMIN_KEY'), alice: read('SVC_ALICE_KEY'), bob: read('SVC_BOB_KEY') };
-    const valid = await Promise.all(
-      Object.values(previous).map(async (k) => k !== undefined && (await store.lookup(k)) !== undefined),
-    );
-    if (valid.every(Boolean)) return previous as { admin: string; alice: string; bob: string };
-  }
-  return {
-    admin: (await store.create({ user: 'admin', admin: true })).key,
-    alice: (await store.create({ user: 'alice' })).key,
-    bob: (await store.create({ user: 'bob' })).key,
-  };
 }
 
 process.exitCode = await main();

@@ -22,10 +22,15 @@ export interface OperatorSettings {
   previewDomain?: string;
   /** `networking.portForwardIngressClass`. */
   ingressClass: string;
-  /** Namespace of the API's Pods, the only ones allowed to reach sandboxd. */
+  /** Namespace of the API's and the operator's Pods, the only ones allowed to reach sandboxd. */
   apiNamespace: string;
   /** Labels that select the API's Pods in `apiNamespace`. */
   apiPodLabels: Record<string, string>;
+  /**
+   * Labels that select the operator's own Pods in `apiNamespace`: it calls sandboxd too
+   * (agent installs, readiness, warm-pool handover). Unset: no operator peer in the policy.
+   */
+  operatorPodLabels?: Record<string, string>;
   /** DNS and `internet` exclusions of every sandbox's NetworkPolicy; `DEFAULT_EGRESS` when unset. */
   egress?: EgressSettings;
   /** Namespace of the ingress controller, allowed to reach forwarded ports. */

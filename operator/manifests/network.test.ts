@@ -100,3 +100,32 @@ describe('egress', () => {
     expect(a.metadata?.annotations).not.toEqual(b.metadata?.annotations);
   });
 });
+
+describe('ingress', () => {
+  const peer = (labels: Record<string, string>) => ({
+    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'svc-system' } },
+    podSelector: { matchLabels: labels },
+  });
+
+  test("sandboxd's port: the API's Pods and the operator's (installs, readiness, warm-pool handover)", () => {
+    const policy = networkPolicy(sandbox, withEgress('none'), {
+      ...settings,
+      operatorPodLabels: { app: 'operator' },
+    });
+    expect(policy.spec?.ingress).toEqual([
+      { _from: [peer({ app: 'api' }), peer({ app: 'operator' })], ports: [{ protocol: 'TCP', port: 9000 }] },
+    ]);
+  });
+
+  test('forwarded ports: the API only (the operator never calls them)', () => {
+    const policy = networkPolicy(
+      { ...sandbox, spec: { ...sandbox.spec, ports: [{ port: 8080, protocol: 'http' }] } },
+      withEgress('none'),
+      { ...settings, operatorPodLabels: { app: 'operator' } },
+    );
+    expect(policy.spec?.ingress?.[1]).toEqual({
+      _from: [peer({ app: 'api' })],
+      ports: [{ protocol: 'TCP', port: 8080 }],
+    });
+  });
+});

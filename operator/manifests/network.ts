@@ -29,8 +29,9 @@ export const DEFAULT_EGRESS: EgressSettings = {
 };
 
 /**
- * Ingress only from the API (to sandboxd and forwarded ports) and the ingress controller
- * (to forwarded ports); egress as the template says, DNS to the cluster's DNS Pods always.
+ * Ingress only from the API (to sandboxd and forwarded ports), the operator (to sandboxd)
+ * and the ingress controller (to forwarded ports); egress as the template says, DNS to the
+ * cluster's DNS Pods always.
  */
 export function networkPolicy(
   sandbox: Sandbox,
@@ -38,10 +39,11 @@ export function networkPolicy(
   settings: OperatorSettings,
 ): V1NetworkPolicy {
   const name = sandbox.metadata.name!;
-  const api = {
-    namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': settings.apiNamespace } },
-    podSelector: { matchLabels: settings.apiPodLabels },
-  };
+  const ownNamespace = { matchLabels: { 'kubernetes.io/metadata.name': settings.apiNamespace } };
+  const api = { namespaceSelector: ownNamespace, podSelector: { matchLabels: settings.apiPodLabels } };
+  const operator = settings.operatorPodLabels
+    ? [{ namespaceSelector: ownNamespace, podSelector: { matchLabels: settings.operatorPodLabels } }]
+    : [];
   const ports = sandbox.spec.ports ?? [];
   const { dns: dnsPods, internetExcept } = settings.egress ?? DEFAULT_EGRESS;
   // Port 53 to the cluster's DNS Pods only: to any address it would be a way out (a tunnel,
@@ -69,7 +71,7 @@ export function networkPolicy(
     podSelector: { matchLabels: { [Labels.sandbox]: name } },
     policyTypes: ['Ingress', 'Egress'],
     ingress: [
-      { _from: [api], ports: [{ protocol: 'TCP', port: SandboxPod.port }] },
+      { _from: [api, ...operator], ports: [{ protocol: 'TCP', port: SandboxPod.port }] },
       ...(ports.length > 0
         ? [
             {

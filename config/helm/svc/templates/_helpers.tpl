@@ -97,3 +97,58 @@ sideEffects: None
 admissionReviewVersions: ["v1"]
 timeoutSeconds: 10
 {{- end -}}
+
+{{/*
+Where the webhook's serving certificate comes from: "certManager" or "selfSigned"
+(webhook.certificates; auto: cert-manager where the cluster serves its API).
+*/}}
+{{- define "svc.webhookCertificates" -}}
+{{- $mode := .Values.webhook.certificates | default "auto" -}}
+{{- if ne $mode "auto" -}}
+{{- $mode -}}
+{{- else if .Capabilities.APIVersions.Has "cert-manager.io/v1" -}}
+certManager
+{{- else -}}
+selfSigned
+{{- end -}}
+{{- end -}}
+
+{{/*
+The self-signed mode's key pair, as JSON: crt, key and ca (base64, the Secret's data),
+caBundle (PEM, for the WebhookConfigurations), notAfter (Unix seconds).
+
+Why the chart and not the webhook makes it: a webhook writing its own caBundle would need
+the right to update WebhookConfigurations cluster-wide (a right that lets it switch off any
+admission webhook) and a Secret write shared by its replicas; the chart already holds both
+as the installer. `lookup` reads the Secret back, so an upgrade keeps the pair (the caBundle
+stays the CA that signed what the Pods serve, and the Pods do not roll) until it is within
+renewBeforeDays of expiry; then a new CA and certificate are made, and the caBundle trusts
+the old CA and the new until the next upgrade, so Pods still serving the old certificate
+during the roll are trusted too. Made once per render and kept in the render's root
+context, so the Secret, the WebhookConfigurations and the Deployment's checksum (which
+rolls the Pods when the pair changes) all see the same pair.
+*/}}
+{{- define "svc.webhookSelfSigned" -}}
+{{- if not (hasKey $ "svcWebhookSelfSigned") -}}
+{{- $ns := include "svc.namespace" . -}}
+{{- $svc := printf "%s-webhook" (include "svc.fullname" .) -}}
+{{- $days := int .Values.webhook.selfSigned.validityDays -}}
+{{- $now := now | unixEpoch | atoi -}}
+{{- $old := lookup "v1" "Secret" $ns (printf "%s-tls" $svc) -}}
+{{- $oldData := dig "data" dict $old -}}
+{{- $oldNotAfter := dig "metadata" "annotations" "svc.io/not-after" "0" $old | atoi -}}
+{{- $renewAt := sub $oldNotAfter (mul (int .Values.webhook.selfSigned.renewBeforeDays) 86400) -}}
+{{- $tls := dict -}}
+{{- if and (hasKey $oldData "tls.crt") (hasKey $oldData "tls.key") (hasKey $oldData "ca.crt") (gt $renewAt $now) -}}
+{{- $tls = dict "crt" (index $oldData "tls.crt") "key" (index $oldData "tls.key") "ca" (index $oldData "ca.crt") "caBundle" (index $oldData "ca.crt" | b64dec) "notAfter" $oldNotAfter -}}
+{{- else -}}
+{{- $ca := genCA (printf "%s-ca" $svc) $days -}}
+{{- $cert := genSignedCert $svc nil (list (printf "%s.%s.svc" $svc $ns) (printf "%s.%s.svc.cluster.local" $svc $ns)) $days $ca -}}
+{{- $bundle := $ca.Cert -}}
+{{- with index $oldData "ca.crt" }}{{ $bundle = printf "%s%s" $bundle (b64dec .) }}{{ end -}}
+{{- $tls = dict "crt" ($cert.Cert | b64enc) "key" ($cert.Key | b64enc) "ca" ($ca.Cert | b64enc) "caBundle" $bundle "notAfter" (add $now (mul $days 86400)) -}}
+{{- end -}}
+{{- $_ := set $ "svcWebhookSelfSigned" ($tls | toJson) -}}
+{{- end -}}
+{{- index $ "svcWebhookSelfSigned" -}}
+{{- end -}}

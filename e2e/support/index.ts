@@ -1,0 +1,3 @@
+export { parseEnvFile } from './env.ts';
+export type { E2eEnv } from './env.ts';
+export { e2eEnv, sandboxName, svcClient, sandboxObjects } from './cluster.ts';
