@@ -4,10 +4,11 @@ import { execFile } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Watch, type V1Pod } from '@kubernetes/client-node';
+import type { V1Pod } from '@kubernetes/client-node';
 import { GROUP, VERSION } from '../core/index.ts';
 import { waitFor } from '../test/controlplane/index.ts';
 import { startInProcess } from './inprocess.ts';
+import { Sight } from './sight.ts';
 import { createBenchTemplate, median, percentile } from './support.ts';
 
 const which = process.argv[2];
@@ -41,24 +42,18 @@ async function benchCreate() {
   const seen = new Map<string, { pod?: number; ready?: number; running?: number }>();
   const at = (name: string) => seen.get(name) ?? seen.set(name, {}).get(name)!;
   const watches = await Promise.all([
-    new Watch(kc).watch(
-      `/api/v1/namespaces/${namespace}/pods`,
-      {},
-      (_type: string, pod: V1Pod) => {
-        const t = at(pod.metadata!.name!);
-        t.pod ??= performance.now();
-        if (pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
-          t.ready ??= performance.now();
-      },
-      () => undefined,
-    ),
-    new Watch(kc).watch(
+    Sight.open(kc, `/api/v1/namespaces/${namespace}/pods`, (_type: string, pod: V1Pod) => {
+      const t = at(pod.metadata!.name!);
+      t.pod ??= performance.now();
+      if (pod.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True'))
+        t.ready ??= performance.now();
+    }),
+    Sight.open(
+      kc,
       `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/sandboxes`,
-      {},
       (_type: string, s: { metadata: { name: string }; status?: { phase?: string } }) => {
         if (s.status?.phase === 'Running') at(s.metadata.name).running ??= performance.now();
       },
-      () => undefined,
     ),
   ]);
   const shares: number[] = [];
@@ -77,11 +72,17 @@ async function benchCreate() {
     await untilRunning(name);
     const total = performance.now() - t0;
     // The watches may deliver a moment after the poll saw Running.
-    await waitFor(async () => Promise.resolve(seen.get(name)?.running !== undefined), {
-      timeoutMs: 10_000,
-      intervalMs: 5,
-      describe: () => `${name} Running in the watch`,
-    });
+    await waitFor(
+      () => {
+        for (const w of watches) w.check();
+        return Promise.resolve(seen.get(name)?.running !== undefined);
+      },
+      {
+        timeoutMs: 10_000,
+        intervalMs: 5,
+        describe: () => `${name} Running in the watch`,
+      },
+    );
     const t = seen.get(name)!;
     const toPod = t.pod! - t0;
     const toRunning = t.ready === undefined ? 0 : Math.max(0, t.running! - t.ready);
@@ -95,7 +96,7 @@ async function benchCreate() {
   await create('warmup');
   const times: number[] = [];
   for (let i = 0; i < 20; i++) times.push(await create(`s${i}`));
-  for (const w of watches) w.abort();
+  for (const w of watches) w.stop();
   const p50 = median(times);
   const p95 = percentile(times, 95);
   const share = median(shares);

@@ -1,16 +1,21 @@
 // make bench-files: a 256 MiB file up to a code sandbox and back down through the whole stack
-// (HTTP API → sandboxd in a devnode Pod → the workspace volume), against `cp` of the same
-// file on the same disk, in the same run. The control plane, devnode, the operator and the
-// API run as they do under `make dev`: each an `svc` process of its own (hack/dev.ts's way).
+// (HTTP API → sandboxd in a devnode Pod → the workspace volume), against the same bytes over
+// plain HTTP straight to sandboxd (the fair baseline for an HTTP API: what the API adds is the
+// difference) and `cp` of the same file on the same disk, side by side in the same rounds.
+// The control plane, devnode, the operator and the API run as they do under `make dev`: each
+// an `svc` process of its own (hack/dev.ts's way).
 import { spawn } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open, rm, stat } from 'node:fs/promises';
-import { request, type IncomingMessage } from 'node:http';
+import { request, type IncomingMessage, type RequestOptions } from 'node:http';
+import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
+import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { SandboxdKeySecret, SandboxdLocator } from '../kube/index.ts';
 import { waitFor } from '../test/controlplane/index.ts';
-import { startStack } from './stack.ts';
+import { SERVICE_NAMESPACE, startStack } from './stack.ts';
 import { createBenchTemplate, median, round } from './support.ts';
 
 const MiB = 1024 * 1024;
@@ -20,12 +25,18 @@ const NAMESPACE = 'bench';
 const TEMPLATE = 'bench-files';
 const SANDBOX = 'files';
 
+/** Where a request goes: the API's URL with its key, or sandboxd's socket with its token. */
+interface Target {
+  options: (path: string) => RequestOptions;
+  path: string;
+}
+
 async function main(): Promise<void> {
   const stack = await startStack(NAMESPACE);
   let failed = false;
   try {
-    const { base, key, dir } = stack;
-    await createBenchTemplate(stack.kc, TEMPLATE, { storage: { size: '4Gi' } });
+    const { base, key, dir, kc } = stack;
+    await createBenchTemplate(kc, TEMPLATE, { storage: { size: '4Gi' } });
     const send = (method: string, path: string, body?: string) =>
       new Promise<IncomingMessage>((resolve, reject) => {
         const req = request(`${base}${path}`, {
@@ -53,61 +64,86 @@ async function main(): Promise<void> {
       { timeoutMs: 120_000, intervalMs: 100, describe: () => `sandbox ${SANDBOX} Running (phase ${phase})` },
     );
 
+    // The two ways in: through the API, and straight to sandboxd as the API itself reaches it
+    // (devnode's socket, the sandbox's token), with the same client code either way.
+    const api: Target = {
+      options: (path) => ({ ...urlOptions(base), path, headers: { 'x-api-key': key } }),
+      path: `/api/v1/sandboxes/${SANDBOX}/files/workspace/big.bin?namespace=${NAMESPACE}`,
+    };
+    const direct = await directTarget(stack.kc, '/fs?path=%2Fworkspace%2Fdirect.bin');
+
     // The source: random bytes (nothing compresses or dedupes them), on the disk devnode's
     // volumes live on.
     const source = join(dir, 'source.bin');
     const sha = await writeRandom(source, SIZE);
-    const fileUrl = `${base}/api/v1/sandboxes/${SANDBOX}/files/workspace/big.bin?namespace=${NAMESPACE}`;
-    const up: number[] = [];
-    const down: number[] = [];
-    const cp: number[] = [];
-    for (let round_ = 0; round_ <= ROUNDS; round_++) {
+    const rates: Record<'up' | 'down' | 'directUp' | 'directDown' | 'cp', number[]> = {
+      up: [],
+      down: [],
+      directUp: [],
+      directDown: [],
+      cp: [],
+    };
+    const timed = async (what: keyof typeof rates, round_: number, work: () => Promise<void>) => {
       await run('sync', []);
-      let t = performance.now();
-      const put = await upload(fileUrl, key, source);
-      const upMs = performance.now() - t;
-      if (put.status !== 200 && put.status !== 201)
-        throw new Error(`upload answered ${put.status}: ${put.text}`);
-      if ((JSON.parse(put.text) as { sha256: string }).sha256 !== sha)
-        throw new Error('upload checksum differs');
-
-      await run('sync', []);
-      const target = join(dir, 'down.bin');
-      t = performance.now();
-      const got = await download(fileUrl, key, target);
-      const downMs = performance.now() - t;
-      if (got !== sha) throw new Error('download checksum differs');
-
-      await run('sync', []);
-      const copy = join(dir, 'copy.bin');
-      t = performance.now();
-      await run('cp', [source, copy]);
-      const cpMs = performance.now() - t;
-      await rm(copy);
-      await rm(target);
+      const t = performance.now();
+      await work();
       // Round 0 warms up (the API's first transfer compiles its code): not counted.
-      if (round_ === 0) continue;
-      up.push(SIZE / MiB / (upMs / 1000));
-      down.push(SIZE / MiB / (downMs / 1000));
-      cp.push(SIZE / MiB / (cpMs / 1000));
+      if (round_ > 0) rates[what].push(SIZE / MiB / ((performance.now() - t) / 1000));
+    };
+    const target = join(dir, 'down.bin');
+    const loads: string[] = [];
+    for (let round_ = 0; round_ <= ROUNDS; round_++) {
+      loads.push(loadavg()[0]!.toFixed(2));
+      // Side by side, alternating which goes first, so a busy moment of the machine falls
+      // on both.
+      const ways = round_ % 2 === 0 ? [api, direct] : [direct, api];
+      for (const way of ways) {
+        await timed(way === api ? 'up' : 'directUp', round_, async () => {
+          const put = await upload(way, source);
+          if (put.status !== 200 && put.status !== 201)
+            throw new Error(`upload answered ${put.status}: ${put.text}`);
+          if ((JSON.parse(put.text) as { sha256: string }).sha256 !== sha)
+            throw new Error('upload checksum differs');
+        });
+      }
+      for (const way of ways) {
+        await timed(way === api ? 'down' : 'directDown', round_, async () => {
+          if ((await download(way, target)) !== sha) throw new Error('download checksum differs');
+        });
+        await rm(target);
+      }
+      const copy = join(dir, 'copy.bin');
+      await timed('cp', round_, () => run('cp', [source, copy]));
+      await rm(copy);
     }
-    const [u, d, c] = [median(up), median(down), median(cp)];
+    const m = Object.fromEntries(Object.entries(rates).map(([k, xs]) => [k, median(xs)])) as Record<
+      keyof typeof rates,
+      number
+    >;
     const row = (name: string, xs: number[]) =>
       console.log(
-        `${name.padEnd(28)}${xs.map((x) => x.toFixed(0)).join(' / ')} MiB/s  (median ${median(xs).toFixed(0)})`,
+        `${name.padEnd(36)}${xs.map((x) => x.toFixed(0)).join(' / ')} MiB/s  (median ${median(xs).toFixed(0)})`,
       );
-    console.log(`${SIZE / MiB} MiB of random bytes, ${ROUNDS} rounds after a warm-up`);
-    row('upload (PUT through the API)', up);
-    row('download (GET through API)', down);
-    row('cp on the same disk', cp);
+    console.log(
+      `${SIZE / MiB} MiB of random bytes, ${ROUNDS} rounds after a warm-up; load average (1 min) at each round's start: ${loads.join(', ')}`,
+    );
+    row('upload (PUT through the API)', rates.up);
+    row('upload (PUT straight to sandboxd)', rates.directUp);
+    row('download (GET through the API)', rates.down);
+    row('download (GET straight to sandboxd)', rates.directDown);
+    row('cp on the same disk', rates.cp);
     console.log(
       JSON.stringify({
         bench: 'files',
-        upload_mb_s: round(u, 1),
-        download_mb_s: round(d, 1),
-        cp_mb_s: round(c, 1),
-        upload_ratio: round(u / c, 3),
-        download_ratio: round(d / c, 3),
+        upload_mb_s: round(m.up, 1),
+        download_mb_s: round(m.down, 1),
+        direct_upload_mb_s: round(m.directUp, 1),
+        direct_download_mb_s: round(m.directDown, 1),
+        cp_mb_s: round(m.cp, 1),
+        upload_vs_direct: round(m.up / m.directUp, 3),
+        download_vs_direct: round(m.down / m.directDown, 3),
+        upload_ratio: round(m.up / m.cp, 3),
+        download_ratio: round(m.down / m.cp, 3),
       }),
     );
   } catch (err) {
@@ -116,6 +152,36 @@ async function main(): Promise<void> {
   } finally {
     await stack.close(failed);
   }
+}
+
+function urlOptions(base: string): RequestOptions {
+  const url = new URL(base);
+  return { host: url.hostname, port: Number(url.port) };
+}
+
+/** sandboxd of the bench's sandbox, at the address devnode recorded on its Pod, with its token. */
+async function directTarget(kc: KubeConfig, path: string): Promise<Target> {
+  const locator = new SandboxdLocator({
+    kc,
+    key: new SandboxdKeySecret({ kc, namespace: SERVICE_NAMESPACE }).read,
+    devnode: true,
+  });
+  const pods = await kc.makeApiClient(CoreV1Api).listNamespacedPod({
+    namespace: NAMESPACE,
+    labelSelector: `svc.io/sandbox=${SANDBOX}`,
+  });
+  const pod = pods.items[0];
+  const address = pod ? locator.addressOf(pod) : undefined;
+  const uid = pod?.metadata?.ownerReferences?.find((o) => o.controller)?.uid;
+  if (!address || !uid) throw new Error(`no sandboxd address for ${SANDBOX}: ${pod?.metadata?.name}`);
+  const token = await locator.token(NAMESPACE, SANDBOX, uid);
+  const to: RequestOptions = address.startsWith('unix:')
+    ? { socketPath: address.slice(5) }
+    : {
+        host: address.slice(0, address.lastIndexOf(':')),
+        port: Number(address.slice(address.lastIndexOf(':') + 1)),
+      };
+  return { options: (p) => ({ ...to, path: p, headers: { authorization: `Bearer ${token}` } }), path };
 }
 
 async function drain(res: IncomingMessage): Promise<{ status: number; text: string }> {
@@ -141,14 +207,16 @@ async function writeRandom(path: string, size: number): Promise<string> {
   return hash.digest('hex');
 }
 
-/** PUTs the file, streamed from disk; the answer once the API has answered. */
-async function upload(url: string, key: string, path: string): Promise<{ status: number; text: string }> {
+/** PUTs the file, streamed from disk; the answer once the server has answered. */
+async function upload(to: Target, path: string): Promise<{ status: number; text: string }> {
   const size = (await stat(path)).size;
+  const options = to.options(to.path);
   return new Promise((resolve, reject) => {
-    const req = request(url, {
+    const req = request({
+      ...options,
       method: 'PUT',
       headers: {
-        'x-api-key': key,
+        ...options.headers,
         'content-type': 'application/octet-stream',
         'content-length': String(size),
       },
@@ -160,11 +228,9 @@ async function upload(url: string, key: string, path: string): Promise<{ status:
 }
 
 /** GETs the file into `path` (on disk, as a client saving it would); its sha256. */
-async function download(url: string, key: string, path: string): Promise<string> {
+async function download(from: Target, path: string): Promise<string> {
   const res = await new Promise<IncomingMessage>((resolve, reject) => {
-    request(url, { headers: { 'x-api-key': key } }, resolve)
-      .on('error', reject)
-      .end();
+    request(from.options(from.path), resolve).on('error', reject).end();
   });
   if (res.statusCode !== 200)
     throw new Error(`download answered ${res.statusCode}: ${(await drain(res)).text}`);

@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
 import { startOperator, type RunningOperator } from '../operator/index.ts';
 import { startEnvironment } from '../test/controlplane/index.ts';
-import { benchOperatorSettings } from './support.ts';
+import { benchOperatorSettings, closingOnce } from './support.ts';
 
 export interface InProcess {
   kc: KubeConfig;
@@ -53,11 +53,12 @@ export async function startInProcess(label: string): Promise<InProcess> {
     namespace,
     dataDir,
     operator,
-    close: async () => {
-      await operator.stop();
-      await devnode.stop();
+    // devnode's stop unmounts its Pods' roots; each step runs even when one before failed.
+    close: closingOnce(async () => {
+      await operator.stop().catch((err: unknown) => console.error('operator stop:', err));
+      await devnode.stop().catch((err: unknown) => console.error('devnode stop:', err));
       await env.dispose();
       await rm(dataDir, { recursive: true, force: true });
-    },
+    }),
   };
 }

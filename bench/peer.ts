@@ -6,16 +6,12 @@
 import { execFileSync } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import {
-  ApiextensionsV1Api,
-  CoreV1Api,
-  Watch,
-  type V1CustomResourceDefinition,
-} from '@kubernetes/client-node';
+import { ApiextensionsV1Api, CoreV1Api, type V1CustomResourceDefinition } from '@kubernetes/client-node';
 import { parse } from 'yaml';
 import { GROUP, VERSION, type Sandbox } from '../core/index.ts';
 import { sandboxPod } from '../operator/manifests/index.ts';
 import { freePort, waitFor } from '../test/controlplane/index.ts';
+import { Sight } from './sight.ts';
 import { startStack } from './stack.ts';
 import { benchOperatorSettings, createBenchTemplate, median, poolFull, round } from './support.ts';
 
@@ -148,23 +144,24 @@ async function main(): Promise<void> {
         ['sandboxes', `/apis/${PEER.core}/${PEER.version}/namespaces/${NAMESPACE}/sandboxes`],
         ['sandboxclaims', `/apis/${PEER.ext}/${PEER.version}/namespaces/${NAMESPACE}/sandboxclaims`],
       ].map(([kind, path]) =>
-        new Watch(kc).watch(
-          path!,
-          {},
-          (_t, o: Conditioned) => {
-            const key = `${kind}/${o.metadata?.name}`;
-            if (ready(o) && !seen.has(key)) seen.set(key, performance.now());
-          },
-          () => undefined,
-        ),
+        Sight.open(kc, path!, (_t, o: Conditioned) => {
+          const key = `${kind}/${o.metadata?.name}`;
+          if (ready(o) && !seen.has(key)) seen.set(key, performance.now());
+        }),
       ),
     );
     const peerReady = (key: string) =>
-      waitFor(() => Promise.resolve(seen.has(key)), {
-        timeoutMs: 120_000,
-        intervalMs: 2,
-        describe: () => `${key} Ready`,
-      }).then(() => seen.get(key)!);
+      waitFor(
+        () => {
+          for (const w of watches) w.check();
+          return Promise.resolve(seen.has(key));
+        },
+        {
+          timeoutMs: 120_000,
+          intervalMs: 2,
+          describe: () => `${key} Ready`,
+        },
+      ).then(() => seen.get(key)!);
     // Full and still on both sides: the members themselves counted (a pool's status may
     // still show one a claim just took), every one Ready, none going.
     const peerPoolFull = async () => {
@@ -264,7 +261,7 @@ async function main(): Promise<void> {
         `round ${i + 1}: svc cold ${r.svcCold.toFixed(0)} ms, peer cold ${r.peerCold.toFixed(0)} ms, svc warm ${r.svcWarm.toFixed(0)} ms, peer warm ${r.peerWarm.toFixed(0)} ms`,
       );
     }
-    for (const w of watches) w.abort();
+    for (const w of watches) w.stop();
     await peerCleanup();
     const p = (xs: number[]) => round(median(xs), 1);
     console.log(

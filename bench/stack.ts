@@ -5,12 +5,14 @@ import { request, Agent } from 'node:http';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CoreV1Api, CustomObjectsApi, Watch, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { ApiKeyStore } from '../api/index.ts';
 import { GROUP, SandboxNamespaces, VERSION } from '../core/index.ts';
 import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
 import { nodeOptionsOf } from '../cmd/node-options.ts';
 import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+import { Sight } from './sight.ts';
+import { closingOnce } from './support.ts';
 
 export const SERVICE_NAMESPACE = 'svc-system';
 const root = join(import.meta.dirname, '..');
@@ -38,14 +40,35 @@ export async function startStack(namespace: string): Promise<Stack> {
   const env = await startEnvironment();
   const dir = await mkdtemp(join(tmpdir(), 'svc-bench-stack-'));
   const children: Managed[] = [];
+  const agent = new Agent({ keepAlive: true });
+  const held: { watch?: Sight } = {};
+  let closeFailed = false;
+  // From here every way out stops what was started: the bench's end, a signal, or a step of
+  // this set-up failing (`guarded`).
+  const close = closingOnce(() => stop(closeFailed));
+  const guarded = async <T>(step: Promise<T>): Promise<T> => {
+    try {
+      return await step;
+    } catch (err) {
+      closeFailed = true;
+      await close();
+      throw err;
+    }
+  };
   const kc = env.kubeConfig;
   const core = kc.makeApiClient(CoreV1Api);
   const custom = kc.makeApiClient(CustomObjectsApi);
-  await core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } });
-  await core.createNamespace({
-    body: { metadata: { name: namespace, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } } },
-  });
-  const { key } = await new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }).create({ user: 'bench' });
+  await guarded(core.createNamespace({ body: { metadata: { name: SERVICE_NAMESPACE } } }));
+  await guarded(
+    core.createNamespace({
+      body: {
+        metadata: { name: namespace, labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled } },
+      },
+    }),
+  );
+  const { key } = await guarded(
+    new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }).create({ user: 'bench' }),
+  );
   await mkdir(join(dir, 'logs'));
   const start = (name: string, binary: string, args: string[]) => {
     const m = startManaged(name, binary, args, join(dir, 'logs', `${name}.log`));
@@ -70,7 +93,6 @@ export async function startStack(namespace: string): Promise<Stack> {
     ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', namespace],
     ...['--auth.devAuth', 'true'],
   ]);
-  const agent = new Agent({ keepAlive: true });
   const call = (method: string, path: string, body?: string) =>
     new Promise<number>((resolve, reject) => {
       const req = request(
@@ -91,26 +113,30 @@ export async function startStack(namespace: string): Promise<Stack> {
       req.on('error', reject);
       req.end(body);
     });
-  await waitFor(async () => (await call('GET', '/healthz').catch(() => 0)) === 200, {
-    timeoutMs: 60_000,
-    describe: () => 'svc api did not answer /healthz',
-  });
+  await guarded(
+    waitFor(async () => (await call('GET', '/healthz').catch(() => 0)) === 200, {
+      timeoutMs: 60_000,
+      describe: () => 'svc api did not answer /healthz',
+    }),
+  );
 
   // One watch on the namespace's Sandboxes: the first Running each one shows, timestamped.
   const seen = new Map<string, number>();
   const waiters = new Map<string, (at: number) => void>();
-  const watch = await new Watch(kc).watch(
-    `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/sandboxes`,
-    {},
-    (_type, obj: { metadata?: { name?: string }; status?: { phase?: string } }) => {
-      const name = obj.metadata?.name ?? '';
-      if (obj.status?.phase !== 'Running' || seen.has(name)) return;
-      const at = performance.now();
-      seen.set(name, at);
-      waiters.get(name)?.(at);
-    },
-    () => undefined,
+  const sight = await guarded(
+    Sight.open(
+      kc,
+      `/apis/${GROUP}/${VERSION}/namespaces/${namespace}/sandboxes`,
+      (_type, obj: { metadata?: { name?: string }; status?: { phase?: string } }) => {
+        const name = obj.metadata?.name ?? '';
+        if (obj.status?.phase !== 'Running' || seen.has(name)) return;
+        const at = performance.now();
+        seen.set(name, at);
+        waiters.get(name)?.(at);
+      },
+    ),
   );
+  held.watch = sight;
   const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes', namespace };
   return {
     kc,
@@ -130,14 +156,25 @@ export async function startStack(namespace: string): Promise<Stack> {
           clearTimeout(timer);
           resolve(t);
         });
+        sight.lost.catch((err: Error) => {
+          clearTimeout(timer);
+          reject(err);
+        });
       });
     },
     deleteSandbox: async (name) => {
       await custom.deleteNamespacedCustomObject({ ...sandboxes, name }).catch(() => undefined);
     },
     start,
-    close: async (failed) => {
-      watch.abort();
+    close: (failed) => {
+      closeFailed ||= failed;
+      return close();
+    },
+  };
+
+  async function stop(failed: boolean): Promise<void> {
+    {
+      held.watch?.stop();
       agent.destroy();
       // The API first, devnode last: on SIGTERM it stops its Pods and unmounts their roots.
       for (const c of children.reverse()) await c.stop(c.name === 'devnode' ? 60_000 : 10_000);
@@ -151,6 +188,6 @@ export async function startStack(namespace: string): Promise<Stack> {
       }
       await env.dispose();
       await rm(dir, { recursive: true, force: true });
-    },
-  };
+    }
+  }
 }

@@ -55,6 +55,28 @@ export function percentile(xs: number[], p: number): number {
   return sorted[i]!;
 }
 
+/**
+ * `close` once, whichever path asks first: the bench's own end (its `finally`), or Ctrl-C or
+ * a kill (SIGINT, SIGTERM), after which the process exits with the signal's code. A bench
+ * that ended without it left its control plane, its processes and its Pods' overlay mounts
+ * behind (bench-scale's timeout used to `process.exit`).
+ */
+export function closingOnce(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  const once = () => {
+    process.off('SIGINT', onSignal).off('SIGTERM', onSignal);
+    return (closing ??= close());
+  };
+  const onSignal = (signal: NodeJS.Signals) => {
+    console.error(`${signal}: stopping what the bench started`);
+    void once()
+      .catch((err: unknown) => console.error(err))
+      .finally(() => process.exit(signal === 'SIGINT' ? 130 : 143));
+  };
+  process.once('SIGINT', onSignal).once('SIGTERM', onSignal);
+  return once;
+}
+
 /** The middle value (the upper one of an even count). */
 export const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

@@ -2,6 +2,7 @@ import { request, type IncomingMessage } from 'node:http';
 import { StringDecoder } from 'node:string_decoder';
 import type { Duplex, Readable } from 'node:stream';
 import { SseParser, type RunSpecInput, type SseMessage } from '../../core/index.ts';
+import { readRaw, type ReadAnswer } from './read.ts';
 import { terminalPath, type TerminalOpening, type TerminalOptions } from './terminal.ts';
 
 export interface SandboxdAddress {
@@ -374,6 +375,17 @@ export class SandboxdClient {
         opts.body.pipe(req);
       }
     });
+  }
+
+  /**
+   * A GET whose answer's body is relayed from a few reused buffers, not through `node:http`
+   * (see `readRaw`): the file and archive downloads.
+   */
+  read(
+    path: string,
+    opts: { headers?: Record<string, string>; signal?: AbortSignal } = {},
+  ): Promise<ReadAnswer> {
+    return readRaw(this.#target, path, { ...opts.headers, authorization: this.#auth }, opts.signal);
   }
 
   /**

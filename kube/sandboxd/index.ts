@@ -15,3 +15,4 @@ export {
 } from './locate.ts';
 export { SandboxdKeySecret, type SandboxdKeySource } from './key.ts';
 export { TerminalStream, TerminalFrame, type TerminalOptions, type TerminalOpening } from './terminal.ts';
+export { readRaw, type ReadAnswer, type SandboxdTarget } from './read.ts';
