@@ -34,11 +34,20 @@ describe('a sandbox from the default template on a real cluster', () => {
   it('runs as a real container on one of the nodes, its workspace a CSI volume', async () => {
     const objects = await sandboxObjects(name);
     const pod = objects.find((o) => o.startsWith('Pod/'))!.slice('Pod/'.length);
+    // svc says Running once sandboxd answers, which can be a moment before the kubelet's
+    // readiness probe has run: the container's Ready follows within a probe period.
+    await expect
+      .poll(
+        async () => (await readPod(pod)).status?.containerStatuses?.find((c) => c.name === 'sandbox')?.ready,
+        {
+          timeout: 30_000,
+        },
+      )
+      .toBe(true);
     const p = await readPod(pod);
     expect(p.status?.phase).toBe('Running');
     expect(p.spec?.nodeName).toMatch(/^n\d$/);
     const main = p.status!.containerStatuses!.find((c) => c.name === 'sandbox')!;
-    expect(main.ready).toBe(true);
     expect(main.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
     expect(main.image).toBe('docker.io/library/debian:bookworm');
     const init = p.status!.initContainerStatuses!.find((c) => c.name === 'install-sandboxd')!;
