@@ -122,7 +122,10 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
       /sandbox\.svc\.io\/hello condition met\n\{"sandboxId":"hello","name":"hello","namespace":"default","apiVersion":"svc\.io\/v1alpha1".*"phase":"Running"/,
     );
     expect(ran[0]).toMatch(/\nhello +code +Running +default /);
-    expect(ran[1]).toContain('event: log\ndata: {"stream":"stdout","data":"HELLO\\n"}\n\nevent: exit\n');
+    // Every event of a run carries its SSE id (replay with Last-Event-ID, docs/api.md "Runs").
+    expect(ran[1]).toMatch(
+      /\nid: 2\nevent: log\ndata: \{"stream":"stdout","data":"HELLO\\n"\}\n\nid: 3\nevent: exit\n/,
+    );
     expect(ran[1]).toMatch(/"exitCode":0,"durationMs":\d+,"reason":"completed"/);
     const created = await fetch(`${env.SVC_BASE_URL}/api/v1/sandboxes`, {
       method: 'POST',

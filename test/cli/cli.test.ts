@@ -124,7 +124,7 @@ describe('sbx against the whole stack', () => {
     const commands = [...listed.matchAll(/^ {2}([a-z-]+)(?:\|[a-z]+)? /gm)]
       .map((m) => m[1]!)
       .filter((c) => c !== 'help');
-    expect(commands).toHaveLength(26);
+    expect(commands).toHaveLength(27);
     expect(commands).toEqual(
       expect.arrayContaining([
         'login',
@@ -137,6 +137,7 @@ describe('sbx against the whole stack', () => {
         'runs',
         'attach',
         'mcp',
+        'top',
       ]),
     );
     const nested: Record<string, string[]> = { context: ['ls', 'use', 'rm'], policy: ['get', 'set'] };
