@@ -1,2 +1,3 @@
 export { execRoutes } from './routes.ts';
 export { requireRunning, strictQuery } from './checks.ts';
+export { relayEvents } from './relay.ts';

@@ -1,11 +1,11 @@
 import type { Context } from 'hono';
-import { stream } from 'hono/streaming';
 import { LogsQuery } from '../../core/index.ts';
 import { sandboxdOf } from '../agent/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { ownedSandbox } from '../sandboxes/index.ts';
 import { requireRunning, strictQuery } from './checks.ts';
+import { relayEvents } from './relay.ts';
 
 /**
  * `GET /sandboxes/{id}/logs`: the template process's recent stdout and stderr, which its
@@ -32,20 +32,5 @@ export async function logs(c: Context, deps: ApiDeps): Promise<Response> {
     upstream.resume();
     throw new HttpError(502, 'sandbox_error', `sandboxd did not follow the logs: ${upstream.statusCode}`);
   }
-  c.header('content-type', 'text/event-stream; charset=utf-8');
-  c.header('cache-control', 'no-cache');
-  c.header('x-accel-buffering', 'no');
-  return stream(c, async (out) => {
-    out.onAbort(() => abort.abort());
-    try {
-      for await (const chunk of upstream as AsyncIterable<Buffer>) {
-        await out.write(chunk);
-        if (out.aborted) break;
-      }
-    } catch {
-      // The caller or the sandbox went away: the stream ends either way.
-    } finally {
-      abort.abort();
-    }
-  });
+  return relayEvents(c, upstream, abort);
 }

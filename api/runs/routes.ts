@@ -1,6 +1,4 @@
-import type { IncomingMessage } from 'node:http';
 import { Hono, type Context } from 'hono';
-import { stream } from 'hono/streaming';
 import type { z } from 'zod';
 import { NamespaceQuery, RunEventsQuery, RunId, type RunSummary, type Sandbox } from '../../core/index.ts';
 import type { SandboxdRunRecord } from '../../kube/index.ts';
@@ -8,6 +6,7 @@ import { sandboxdOf } from '../agent/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, notFound, validationError } from '../errors/index.ts';
+import { relayEvents } from '../exec/index.ts';
 import { ownedSandbox } from '../sandboxes/index.ts';
 
 /**
@@ -44,7 +43,7 @@ export function runRoutes(deps: ApiDeps): Hono {
       throw unknownRun(sandbox, invokeId);
     }
     audit(deps, sandbox, c.var.caller, 'RunAttached', `run ${invokeId} attached by ${c.var.caller.user}`);
-    return relay(c, res, abort);
+    return relayEvents(c, res, abort);
   });
 
   app.post('/:id/runs/:invokeId/cancel', async (c) => {
@@ -117,24 +116,4 @@ function audit(deps: ApiDeps, sandbox: Sandbox, caller: Caller, reason: string, 
   void deps.audit
     .record({ sandbox, reason, type: 'Normal', message, actor: caller.user })
     .catch((err: unknown) => deps.logger.warn({ err, sandbox: sandbox.metadata.name }, 'run audit failed'));
-}
-
-/** sandboxd's event stream passed through byte for byte; the caller going away stops reading, nothing more. */
-function relay(c: Context, upstream: IncomingMessage, abort: AbortController): Response {
-  c.header('content-type', 'text/event-stream; charset=utf-8');
-  c.header('cache-control', 'no-cache');
-  c.header('x-accel-buffering', 'no');
-  return stream(c, async (out) => {
-    out.onAbort(() => abort.abort());
-    try {
-      for await (const chunk of upstream as AsyncIterable<Buffer>) {
-        await out.write(chunk);
-        if (out.aborted) break;
-      }
-    } catch {
-      // sandboxd went away, or the caller did: the caller reconnects with Last-Event-ID.
-    } finally {
-      abort.abort();
-    }
-  });
 }
