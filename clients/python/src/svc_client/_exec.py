@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, Generator, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, overload
 from urllib.parse import quote
 
@@ -19,6 +18,7 @@ import httpx
 from ._http import AsyncHTTP, Call, SyncHTTP, json_body
 from ._runs import DetachedRun, detached
 from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
+from ._streams import AsyncEventStream, EventStream
 from .errors import StreamInterrupted
 from .models import Log
 
@@ -174,7 +174,7 @@ def decode_log(sse: SSEEvent) -> Log | None:
     return Log(str(data.get("stream", "stdout")), str(data.get("data", "")))
 
 
-class LogStream:
+class LogStream(EventStream[Log]):
     """The template's output as ``Log`` events: what is kept, then new output. It never ends
     by itself: leave the loop, or :meth:`close` it (a context manager)."""
 
@@ -189,26 +189,8 @@ class LogStream:
                 if log is not None:
                     yield log
 
-    def __iter__(self) -> LogStream:
-        return self
 
-    def __next__(self) -> Log:
-        return next(self._events)
-
-    def close(self) -> None:
-        self._events.close()
-
-    def __enter__(self) -> LogStream:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:  # fmt: skip
-        self.close()
-
-
-class AsyncLogStream:
+class AsyncLogStream(AsyncEventStream[Log]):
     """Async twin of :class:`LogStream`: ``async for log in ...``."""
 
     def __init__(self, http: AsyncHTTP, call: Call) -> None:
@@ -221,24 +203,6 @@ class AsyncLogStream:
                 log = decode_log(sse)
                 if log is not None:
                     yield log
-
-    def __aiter__(self) -> AsyncLogStream:
-        return self
-
-    async def __anext__(self) -> Log:
-        return await self._events.__anext__()
-
-    async def aclose(self) -> None:
-        await self._events.aclose()
-
-    async def __aenter__(self) -> AsyncLogStream:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:  # fmt: skip
-        await self.aclose()
 
 
 class ExecMixin:

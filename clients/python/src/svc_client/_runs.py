@@ -14,12 +14,12 @@ import json
 import time
 from collections.abc import AsyncGenerator, Callable, Generator, Mapping
 from dataclasses import dataclass, replace
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ._http import AsyncHTTP, Call, SyncHTTP, json_body
 from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
+from ._streams import AsyncEventStream, EventStream
 from .errors import APIConnectionError, StreamInterrupted
 from .models import Error, Exit, Log, Start, invoke_event
 
@@ -136,7 +136,7 @@ class _Resume:
         return float(self.delay * 2 ** max(0, self.failures - 1))
 
 
-class AttachStream:
+class AttachStream(EventStream[RunEvent]):
     """A run's events to its ``Exit``: ``Start``, ``Log``..., maybe ``Drop`` (in a replay
     whose buffer overflowed) or ``Error``. A connection that drops is reopened after
     :attr:`last_event_id`. Closing it (or leaving the loop) leaves the run alone."""
@@ -183,26 +183,8 @@ class AttachStream:
                 pass
             time.sleep(r.next_delay(progressed))
 
-    def __iter__(self) -> AttachStream:
-        return self
 
-    def __next__(self) -> RunEvent:
-        return next(self._events)
-
-    def close(self) -> None:
-        self._events.close()
-
-    def __enter__(self) -> AttachStream:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:  # fmt: skip
-        self.close()
-
-
-class AsyncAttachStream:
+class AsyncAttachStream(AsyncEventStream[RunEvent]):
     """Async twin of :class:`AttachStream`: ``async for event in ...``."""
 
     def __init__(
@@ -247,24 +229,6 @@ class AsyncAttachStream:
             except APIConnectionError:
                 pass
             await asyncio.sleep(r.next_delay(progressed))
-
-    def __aiter__(self) -> AsyncAttachStream:
-        return self
-
-    async def __anext__(self) -> RunEvent:
-        return await self._events.__anext__()
-
-    async def aclose(self) -> None:
-        await self._events.aclose()
-
-    async def __aenter__(self) -> AsyncAttachStream:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:  # fmt: skip
-        await self.aclose()
 
 
 class RunsMixin:

@@ -10,12 +10,12 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncGenerator, Generator, Mapping
 from dataclasses import dataclass, field
-from types import TracebackType
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 from ._http import AsyncHTTP, Call, SyncHTTP, json_body
 from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
+from ._streams import AsyncEventStream, EventStream
 
 if TYPE_CHECKING:
     from .client import _Requests
@@ -92,7 +92,7 @@ def _decode(sse: SSEEvent) -> Usage | None:
     return Usage.from_dict(json.loads(sse.data))
 
 
-class UsageStream:
+class UsageStream(EventStream[Usage]):
     """``Usage`` every 2 s (the API's setting). It never ends by itself: leave the loop, or
     :meth:`close` it (a context manager)."""
 
@@ -107,26 +107,8 @@ class UsageStream:
                 if usage is not None:
                     yield usage
 
-    def __iter__(self) -> UsageStream:
-        return self
 
-    def __next__(self) -> Usage:
-        return next(self._events)
-
-    def close(self) -> None:
-        self._events.close()
-
-    def __enter__(self) -> UsageStream:
-        return self
-
-    def __exit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:  # fmt: skip
-        self.close()
-
-
-class AsyncUsageStream:
+class AsyncUsageStream(AsyncEventStream[Usage]):
     """Async twin of :class:`UsageStream`: ``async for usage in ...``."""
 
     def __init__(self, http: AsyncHTTP, call: Call) -> None:
@@ -139,24 +121,6 @@ class AsyncUsageStream:
                 usage = _decode(sse)
                 if usage is not None:
                     yield usage
-
-    def __aiter__(self) -> AsyncUsageStream:
-        return self
-
-    async def __anext__(self) -> Usage:
-        return await self._events.__anext__()
-
-    async def aclose(self) -> None:
-        await self._events.aclose()
-
-    async def __aenter__(self) -> AsyncUsageStream:
-        return self
-
-    async def __aexit__(
-        self, exc_type: type[BaseException] | None, exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:  # fmt: skip
-        await self.aclose()
 
 
 class UsageMixin:
