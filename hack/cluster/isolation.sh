@@ -145,10 +145,10 @@ isolation_smoke() {
       "    - { name: main, image: localhost/svc/busybox:latest, imagePullPolicy: Never, args: [-c, 'exec sleep 2147483647'] }"
     iso_pod iso-bomb "$nn" "" \
       "    - name: main
-        image: localhost/svc/busybox:latest
-        imagePullPolicy: Never
-        args: [-c, 'b() { b | b & }; b; exec sleep 2147483647']
-        resources: { limits: { cpu: '1', memory: 512Mi } }"
+      image: localhost/svc/busybox:latest
+      imagePullPolicy: Never
+      args: [-c, 'b() { b | b & }; b; exec sleep 2147483647']
+      resources: { limits: { cpu: '1', memory: 512Mi } }"
     wait_for "Pod iso-peer Running" 60 iso_running iso-peer
     wait_for "Pod iso-bomb Running" 60 iso_running iso-bomb
     uid=$(k get pod iso-bomb -o 'jsonpath={.metadata.uid}')
