@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { agentRoutes } from './agent/index.ts';
 import { auditRoutes } from './audit/index.ts';
-import { authenticate } from './auth/index.ts';
+import { authenticate, requireAdmin } from './auth/index.ts';
 import { kubeHttpError } from './cluster/index.ts';
 import type { ApiDeps } from './deps.ts';
 import { HttpError, errorHandler, notFound } from './errors/index.ts';
@@ -44,7 +44,10 @@ export function createApp(deps: ApiDeps): Hono {
 
   app.get('/healthz', (c) => c.json({ status: 'ok' }));
   app.get('/readyz', (c) => c.json({ status: 'ok' }));
-  app.get('/metrics', async (c) =>
+  // The API's metrics count every tenant's calls: on the API's own port (open to users) they
+  // are an admin's; Prometheus scrapes them without credentials on `--metrics-listen`, a
+  // port of their own that the chart's NetworkPolicy admits like the operator's.
+  app.get('/metrics', authenticate(deps.auth), requireAdmin(deps.auth, 'metrics are admin only'), async (c) =>
     c.text(await registry.metrics(), 200, { 'content-type': registry.contentType }),
   );
 

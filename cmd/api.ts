@@ -31,12 +31,14 @@ import {
   type ApiDeps,
   type OidcAlgorithm,
 } from '../api/index.ts';
-import { createTracing } from '../telemetry/index.ts';
+import { createTracing, serveMetrics } from '../telemetry/index.ts';
 import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
 
 const Config = z
   .object({
     listen: listenAddress.default({ host: '127.0.0.1', port: 8080 }),
+    /** Where `/metrics` is served without credentials (e.g. `0.0.0.0:8081` in a cluster); unset: only admins' `/metrics` on the API's port. */
+    'metrics-listen': listenAddress.optional(),
     kubeconfig: z.string().optional(),
     'service-namespace': z.string().default('svc-system'),
     'default-namespace': z.string().default('default'),
@@ -180,10 +182,15 @@ export async function startApi(config: Config): Promise<{ address: string; close
   };
   const app = createApp(deps);
   const served = await serveApi(app, deps, config.listen);
+  const scraped = config['metrics-listen']
+    ? await serveMetrics(deps.metrics.registry, config['metrics-listen'])
+    : undefined;
+  if (scraped) logger.info({ url: `${scraped.url}/metrics` }, 'serving metrics');
   return {
     address: served.url,
     async close() {
       await served.close({ drainMs: config['shutdown-grace-seconds'] * 1000 });
+      await scraped?.close();
       await cache.stop();
       await policies.stop();
       await tracing.shutdown();

@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'hono';
-import { unauthenticated } from '../errors/index.ts';
+import { forbidden, unauthenticated } from '../errors/index.ts';
 import type { ApiKeyStore } from './api-keys.ts';
 import type { Caller } from './caller.ts';
 import type { OidcVerifier } from './oidc.ts';
@@ -19,6 +19,22 @@ export interface AuthOptions {
  */
 export const adminCapable = (opts: Pick<AuthOptions, 'oidc' | 'devAuth'>) =>
   opts.oidc !== undefined || opts.devAuth;
+
+/**
+ * Admin only, after `authenticate`: 401 when the deployment cannot have admins (no OIDC
+ * issuer, no devAuth: fail-closed), 403 for a caller who is not one.
+ */
+export function requireAdmin(
+  opts: Pick<AuthOptions, 'oidc' | 'devAuth'>,
+  refusal: string,
+): MiddlewareHandler {
+  return async function adminOnly(c, next) {
+    if (!adminCapable(opts))
+      throw unauthenticated('admin endpoints are disabled: no OIDC issuer and no devAuth');
+    if (!c.var.caller.isAdmin) throw forbidden(refusal);
+    await next();
+  };
+}
 
 /**
  * One middleware for both credential forms: `X-API-Key` and `Authorization: Bearer`.

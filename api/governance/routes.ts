@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { NamespaceName, Policy } from '../../core/index.ts';
-import { adminCapable } from '../auth/index.ts';
+import { requireAdmin } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { HttpError, forbidden, notFound, unauthenticated, validationError } from '../errors/index.ts';
+import { HttpError, notFound, validationError } from '../errors/index.ts';
 import { PolicyMalformedError } from '../../kube/index.ts';
 import { readJson } from '../sandboxes/index.ts';
 
@@ -15,12 +15,7 @@ export function governanceRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
   const governance = deps.governance;
   const admin = new Hono();
-  admin.use(async function adminOnly(c, next) {
-    if (!adminCapable(deps.auth))
-      throw unauthenticated('admin endpoints are disabled: no OIDC issuer and no devAuth');
-    if (!c.var.caller.isAdmin) throw forbidden('governance policies are admin only');
-    await next();
-  });
+  admin.use(requireAdmin(deps.auth, 'governance policies are admin only'));
 
   const parsePolicy = async (req: Request) => {
     const parsed = Policy.safeParse(await readJson(req));

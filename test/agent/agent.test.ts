@@ -627,7 +627,8 @@ describe('agent mode', () => {
   test('/metrics: the six agent series, labelled only template and outcome, count a known sequence', async () => {
     // A cap of its own (below the template's), so the third parallel invoke is throttled.
     await agentSandbox('metered', { harness: { agent: { maxConcurrentInvokes: 2 } } });
-    const scrape = async () => (await fetch(`${base}/metrics`)).text();
+    const scrape = async () =>
+      (await fetch(`${base}/metrics`, { headers: { 'x-api-key': api.keys.admin } })).text();
     const count = (text: string, series: string, outcome: string) => {
       const line = text
         .split('\n')

@@ -273,12 +273,38 @@ describe('OIDC', () => {
   });
 });
 
+describe('/metrics on the API port', () => {
+  // It counts every tenant's calls (Prometheus scrapes `--metrics-listen` instead).
+  const scrape = (headers: Record<string, string>) => api.app.request('/metrics', { headers });
+  it('answers 401 to an anonymous caller and to a wrong key', async () => {
+    for (const headers of [{}, { 'x-api-key': 'svc_not-a-real-key' }] as Record<string, string>[]) {
+      const res = await scrape(headers);
+      expect(res.status).toBe(401);
+      expect(await res.json()).toMatchObject({ error: 'unauthenticated' });
+    }
+  });
+  it('answers 403 to a user who is not an admin', async () => {
+    const res = await scrape({ 'x-api-key': api.keys.alice });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toEqual({ error: 'forbidden', message: 'metrics are admin only' });
+  });
+  it("serves an admin Prometheus' text", async () => {
+    const res = await scrape({ 'x-api-key': api.keys.admin });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(await res.text()).toMatch(/^# HELP svc_/m);
+  });
+});
+
 describe('admin endpoints fail closed', () => {
   it('answer 401 even to an admin key when there is neither an OIDC issuer nor devAuth', async () => {
     const closed = await startTestApi(ns, { devAuth: false });
     try {
       const res = await closed.call('GET', '/apikeys', { key: closed.keys.admin });
       expect(res.status).toBe(401);
+      expect(
+        (await closed.app.request('/metrics', { headers: { 'x-api-key': closed.keys.admin } })).status,
+      ).toBe(401);
     } finally {
       await closed.close();
     }

@@ -362,7 +362,11 @@ describe('sessions', () => {
     let metrics = '';
     await waitFor(
       async () =>
-        /^svc_terminal_sessions 0$/m.test((metrics = await (await api.app.request('/metrics')).text())),
+        /^svc_terminal_sessions 0$/m.test(
+          (metrics = await (
+            await api.app.request('/metrics', { headers: { 'x-api-key': api.keys.admin } })
+          ).text()),
+        ),
       { timeoutMs: 15_000, describe: () => 'no session open' },
     );
     expect(metrics).toMatch(
