@@ -33,6 +33,14 @@ $m"
 for ns in /run/netns/svcc-$id-*; do
   [ -e "$ns" ] && report "network namespace ${ns##*/}"
 done
+# The run's routes (the Service range from the control plane through a node, the Pod ranges
+# between nodes) live in its namespaces; none may be in the machine's own routing table.
+if [ -n "$run" ]; then
+  net=10.$((0x$run % 200 + 20)) # up.sh's range for the run
+  r=$(ip route show | grep -E "(^| )$net\." || true)
+  [ -z "$r" ] || report "routes into $net.0.0/16 in the machine's namespace:
+$r"
+fi
 for d in /tmp/svc-cluster-$id; do
   [ -e "$d" ] && report "state folder $d"
 done

@@ -73,12 +73,14 @@ sc=$(default_class storageclass storageclass.kubernetes.io/is-default-class)
 vsc=$(default_class volumesnapshotclass snapshot.storage.kubernetes.io/is-default-class)
 [ -n "$sc" ] || die "the cluster has no default StorageClass (hack/cluster's CSI driver makes svc-local): workspaces could not be provisioned"
 [ -n "$vsc" ] || say "warning: no default VolumeSnapshotClass: clones will fail (hack/cluster's CSI driver makes svc-local)"
-# The apiserver dials an admission webhook at its Service's ClusterIP, as on any cluster; the
-# control plane's namespace has no kube-proxy, so it routes the Service range through the
-# first node, whose kube-proxy rules carry it to a webhook Pod on any node (and masquerade it,
-# its source being outside the Pod range, so the answer comes back the same way).
+# The apiserver dials the webhook at its Service's ClusterIP: up.sh routes the Service range
+# from the control plane's namespace through the first node. A run made by an older up.sh
+# has no such route: add it the same way (it goes with the namespace, at down.sh).
 net=${NET%.0.0/16}
-ip -n "svcc-$RUN-cp" route replace "$net.128.0/20" via "$net.0.$((10 + ${first_node#n}))"
+if ! ip -n "svcc-$RUN-cp" route show "$net.128.0/20" | grep -q .; then
+  ip -n "svcc-$RUN-cp" route add "$net.128.0/20" via "$net.0.$((10 + ${first_node#n}))"
+  say "routed the Service range from the control plane through $first_node (a run from an older up.sh)"
+fi
 phase "cluster ready for the chart: images on $NODES, StorageClass ${sc% }, VolumeSnapshotClass ${vsc:-none}"
 
 # --- the chart -------------------------------------------------------------------------------

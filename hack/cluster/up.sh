@@ -117,6 +117,12 @@ for i in $(seq 1 "$nodes"); do
     [ "$j" = "$i" ] || ip -n "$ns" route add "$(node_pod_cidr "$j")" via "$(node_ip "$j")"
   done
 done
+# The apiserver dials admission webhooks and aggregated APIs at their Service's ClusterIP, as
+# on any cluster; this namespace has no kube-proxy, so the Service range goes through the first
+# node, whose kube-proxy rules carry it to a Pod on any node (and masquerade it, its source
+# being outside the Pod range, so the answer comes back the same way). The route lives in the
+# run's namespace and goes with it (down.sh); the machine's own routing table is not touched.
+ip -n "$ns_cp" route add "$svc_cidr" via "$(node_ip 1)"
 
 # A mount namespace per node, kept by a bind of its file under STATE/ns (a private mount: a
 # namespace file cannot be bound on a shared one). The node's containerd and kubelet share it, so
@@ -676,6 +682,11 @@ EOF
       sleep 1
     done
     say "smoke-n1 reaches the Service smoke at $vip:80 (kube-proxy)"
+    # As the apiserver reaches a webhook: from the control plane's namespace, through n1.
+    got=$(ip netns exec "$ns_cp" timeout 10 "$busybox" sh -c \
+      "printf 'GET /init HTTP/1.0\\r\\n\\r\\n' | $busybox nc -w 3 $vip 80 | tail -n 1" 2>&1) || true
+    [ "$got" = ok ] || die "the control plane's namespace does not reach the Service smoke at $vip:80 (got: $got; ip -n $ns_cp route)"
+    say "the control plane's namespace reaches the Service smoke at $vip:80 (through n1)"
   fi
   if [ -x "$bin/coredns" ] && [ -x "$bin/kube-proxy" ]; then
     got=$(k exec smoke-n1 -c main -- nslookup smoke.default.svc.cluster.local 2>&1) || true
