@@ -88,9 +88,15 @@ describe('sandboxes on two nodes', () => {
         ).toBe(true);
       }
     }
+    const started = Date.now();
     await Promise.all(names.map((s) => alice.deleteSandbox(s)));
-    for (const s of names) {
-      await expect.poll(() => sandboxObjects(s), { timeout: 120_000, interval: 1_000 }).toEqual([]);
-    }
+    // The garbage collector and two kubelets at work: minutes on a loaded machine.
+    await expect
+      .poll(async () => (await Promise.all(names.map((s) => sandboxObjects(s)))).flat(), {
+        timeout: 240_000,
+        interval: 1_000,
+      })
+      .toEqual([]);
+    console.log(`${names.length} sandboxes deleted, nothing left, in ${Date.now() - started} ms`);
   });
 });

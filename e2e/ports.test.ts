@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../clients/typescript/index.ts';
-import { e2eEnv, kubectl, sandboxName, sandboxObjects, svcClient } from './support/index.ts';
+import { e2eEnv, kubectl, sandboxName, sandboxObjects, svcClient, waitUntil } from './support/index.ts';
 
 const alice = svcClient('alice');
 const bob = svcClient('bob');
@@ -102,7 +102,12 @@ beforeAll(async () => {
     { detach: true },
   );
   // Listening before the test goes on: the sandbox's own loopback, not a policy's business.
-  await expect.poll(() => probe(web, '127.0.0.1', PORT), { timeout: 30_000 }).toBe('open');
+  await waitUntil(
+    'the server listening',
+    () => probe(web, '127.0.0.1', PORT),
+    (v) => v === 'open',
+    30_000,
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -216,8 +221,11 @@ describe('a forwarded port on a real cluster', () => {
       ).toBe(true);
     }
     await Promise.all([alice.deleteSandbox(peer), alice.deleteSandbox(web)]);
-    for (const n of [peer, web]) {
-      await expect.poll(() => sandboxObjects(n), { timeout: 120_000, interval: 1_000 }).toEqual([]);
-    }
+    await expect
+      .poll(async () => [...(await sandboxObjects(peer)), ...(await sandboxObjects(web))], {
+        timeout: 240_000,
+        interval: 1_000,
+      })
+      .toEqual([]);
   });
 });
