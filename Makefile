@@ -186,8 +186,17 @@ bench-api: deps kube
 bench-create: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts create
 
+# CLUSTER=real: on a real cluster of this machine (bench/real.ts: hack/cluster up, images and
+# install, down on every way out; SVC_E2E_STATE=STATE uses a running one and leaves it up).
+ifeq ($(CLUSTER),real)
+bench-scale: deps kube helm sandboxd-binary console
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/build.sh >/dev/null
+	$(NODE) bench/scale-real.ts
+else
 bench-scale: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/scale.ts
+endif
 
 bench-clone: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/devnode.ts clone
@@ -208,8 +217,15 @@ bench-claim: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/claim.ts
 
 # Not part of make test: builds the peer (hack/peer) from the Go module proxy.
+ifeq ($(CLUSTER),real)
+bench-peer: deps kube helm sandboxd-binary console
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/build.sh >/dev/null
+	$(NODE) bench/peer-real.ts
+else
 bench-peer: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/peer.ts
+endif
 
 bench-cli: cli-binary
 	$(NODE) bench/cli.ts

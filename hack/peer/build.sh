@@ -15,7 +15,7 @@ echo "hack/peer: building $module $version into $cache" >&2
 start=$(date +%s)
 mkdir -p "$cache.tmp.$$/crds"
 trap 'rm -rf "$cache.tmp.$$"' EXIT
-(cd "$here" && go build -trimpath -ldflags "-s -w" -o "$cache.tmp.$$/agent-sandbox-controller" "$module/cmd/agent-sandbox-controller") >&2
+(cd "$here" && nice -n 19 go build -trimpath -ldflags "-s -w" -o "$cache.tmp.$$/agent-sandbox-controller" "$module/cmd/agent-sandbox-controller") >&2
 src=$(cd "$here" && go list -m -f '{{.Dir}}' "$module")
 cp "$src"/k8s/crds/*.yaml "$cache.tmp.$$/crds/"
 chmod -R u+w "$cache.tmp.$$"

@@ -1,0 +1,208 @@
+// The peer's side of make bench-peer (bench/peer.ts on devnode, bench/peer-real.ts on the real
+// cluster): kubernetes-sigs/agent-sandbox (hack/peer) — its CRDs as its module ships them, its
+// controller's command line, and its objects (SandboxTemplate, SandboxWarmPool, Sandbox,
+// SandboxClaim with `warmPoolRef`) with the first Ready each shows.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import {
+  ApiextensionsV1Api,
+  CustomObjectsApi,
+  type KubeConfig,
+  type V1CustomResourceDefinition,
+  type V1PodSpec,
+} from '@kubernetes/client-node';
+import { parse } from 'yaml';
+import { waitFor } from '../test/controlplane/index.ts';
+import { Sight } from './sight.ts';
+
+export const PEER = { core: 'agents.x-k8s.io', ext: 'extensions.agents.x-k8s.io', version: 'v1beta1' };
+
+export type Conditioned = {
+  metadata?: {
+    name?: string;
+    deletionTimestamp?: unknown;
+    ownerReferences?: { kind: string; name: string }[];
+  };
+  status?: { conditions?: { type: string; status: string }[]; readyReplicas?: number };
+};
+export const ready = (o: Conditioned): boolean =>
+  o.status?.conditions?.some((c) => c.type === 'Ready' && c.status === 'True') ?? false;
+
+/** What a Sandbox or SandboxTemplate of the peer holds: a Pod spec and the workspace's claim. */
+export interface Blueprint {
+  podTemplate: { spec: V1PodSpec };
+  volumeClaimTemplates: object[];
+}
+
+/** The peer's Pod spec and a `workspace` claim of `size` (the peer mounts it by that name). */
+export function blueprint(spec: V1PodSpec, size: string, storageClassName?: string): Blueprint {
+  return {
+    podTemplate: { spec },
+    volumeClaimTemplates: [
+      {
+        metadata: { name: 'workspace' },
+        spec: {
+          accessModes: ['ReadWriteOnce'],
+          resources: { requests: { storage: size } },
+          ...(storageClassName ? { storageClassName } : {}),
+        },
+      },
+    ],
+  };
+}
+
+/**
+ * The peer's CRDs from its module's k8s/crds, created (or replaced, on a cluster an earlier
+ * run left them on) and Established. Without a conversion webhook: v1.0.3 serves one version.
+ */
+export async function installPeerCrds(kc: KubeConfig, peerDir: string): Promise<string[]> {
+  const ext = kc.makeApiClient(ApiextensionsV1Api);
+  const names: string[] = [];
+  for (const file of (await readdir(join(peerDir, 'crds'))).filter((f) => f.endsWith('.yaml'))) {
+    const crd = parse(await readFile(join(peerDir, 'crds', file), 'utf8')) as V1CustomResourceDefinition;
+    crd.spec.conversion = { strategy: 'None' };
+    const name = crd.metadata!.name!;
+    names.push(name);
+    await ext.createCustomResourceDefinition({ body: crd }).catch(async (err: { code?: number }) => {
+      if (err.code !== 409) throw err;
+      const old = await ext.readCustomResourceDefinition({ name });
+      crd.metadata!.resourceVersion = old.metadata!.resourceVersion;
+      await ext.replaceCustomResourceDefinition({ name, body: crd });
+    });
+    await waitFor(
+      async () =>
+        (await ext.readCustomResourceDefinition({ name })).status?.conditions?.some(
+          (c) => c.type === 'Established' && c.status === 'True',
+        ) ?? false,
+      { timeoutMs: 30_000, describe: () => `${name} established` },
+    );
+  }
+  return names;
+}
+
+/** The controller's flags: its extensions on, no leader election, its servers on 127.0.0.1. */
+export function peerControllerArgs(metricsPort: number, probePort: number): string[] {
+  return [
+    '--leader-elect=false',
+    '--extensions=true',
+    `--metrics-bind-address=127.0.0.1:${metricsPort}`,
+    `--health-probe-bind-address=127.0.0.1:${probePort}`,
+  ];
+}
+
+/** The peer's objects in one namespace, and when each first showed Ready. */
+export class PeerSide {
+  readonly #custom: CustomObjectsApi;
+  readonly #namespace: string;
+  readonly #seen = new Map<string, number>();
+  #watches: Sight[] = [];
+
+  private constructor(kc: KubeConfig, namespace: string) {
+    this.#custom = kc.makeApiClient(CustomObjectsApi);
+    this.#namespace = namespace;
+  }
+
+  /** Watches the namespace's Sandboxes and SandboxClaims (one watch per kind). */
+  static async open(kc: KubeConfig, namespace: string): Promise<PeerSide> {
+    const side = new PeerSide(kc, namespace);
+    side.#watches = await Promise.all(
+      [
+        ['sandboxes', `/apis/${PEER.core}/${PEER.version}/namespaces/${namespace}/sandboxes`],
+        ['sandboxclaims', `/apis/${PEER.ext}/${PEER.version}/namespaces/${namespace}/sandboxclaims`],
+      ].map(([kind, path]) =>
+        Sight.open(kc, path!, (_t, o: Conditioned) => {
+          const key = `${kind}/${o.metadata?.name}`;
+          if (ready(o) && !side.#seen.has(key)) side.#seen.set(key, performance.now());
+        }),
+      ),
+    );
+    return side;
+  }
+
+  ref(group: string, plural: string) {
+    return { group, version: PEER.version, namespace: this.#namespace, plural };
+  }
+
+  async create(group: string, plural: string, kind: string, name: string, spec: object): Promise<void> {
+    await this.#custom.createNamespacedCustomObject({
+      ...this.ref(group, plural),
+      body: { apiVersion: `${group}/${PEER.version}`, kind, metadata: { name }, spec },
+    });
+  }
+
+  template = (name: string, b: Blueprint) =>
+    this.create(PEER.ext, 'sandboxtemplates', 'SandboxTemplate', name, b);
+  pool = (name: string, template: string, replicas: number) =>
+    this.create(PEER.ext, 'sandboxwarmpools', 'SandboxWarmPool', name, {
+      replicas,
+      sandboxTemplateRef: { name: template },
+    });
+  sandbox = (name: string, b: Blueprint) => this.create(PEER.core, 'sandboxes', 'Sandbox', name, b);
+  claim = (name: string, pool: string) =>
+    this.create(PEER.ext, 'sandboxclaims', 'SandboxClaim', name, { warmPoolRef: { name: pool } });
+
+  /** When `key` (`sandboxes/NAME` or `sandboxclaims/NAME`) first showed Ready. */
+  readyAt(key: string, timeoutMs = 120_000): Promise<number> {
+    return waitFor(
+      () => {
+        for (const w of this.#watches) w.check();
+        return Promise.resolve(this.#seen.has(key));
+      },
+      { timeoutMs, intervalMs: 2, describe: () => `${key} Ready` },
+    ).then(() => this.#seen.get(key)!);
+  }
+
+  /** How many of `keys` have shown Ready (throws once a watch is lost). */
+  readyCount(keys: string[]): number {
+    for (const w of this.#watches) w.check();
+    return keys.filter((k) => this.#seen.has(k)).length;
+  }
+
+  /**
+   * Full and still: the members themselves counted (a pool's status may still show one a
+   * claim just took), every one Ready, none going.
+   */
+  async poolFull(name: string, size: number): Promise<boolean> {
+    const [pool, list] = await Promise.all([
+      this.#custom.getNamespacedCustomObject({
+        ...this.ref(PEER.ext, 'sandboxwarmpools'),
+        name,
+      }) as Promise<Conditioned>,
+      this.#custom.listNamespacedCustomObject(this.ref(PEER.core, 'sandboxes')) as Promise<{
+        items: Conditioned[];
+      }>,
+    ]);
+    const members = list.items.filter((s) =>
+      s.metadata?.ownerReferences?.some((o) => o.kind === 'SandboxWarmPool' && o.name === name),
+    );
+    return (
+      pool.status?.readyReplicas === size &&
+      members.length === size &&
+      members.every((s) => !s.metadata?.deletionTimestamp && ready(s))
+    );
+  }
+
+  /** Deletes every object of `plural` (the peer's Sandboxes or SandboxClaims) in the namespace. */
+  async deleteAll(group: string, plural: string): Promise<void> {
+    const list = (await this.#custom.listNamespacedCustomObject(this.ref(group, plural))) as {
+      items: Conditioned[];
+    };
+    await Promise.all(
+      list.items.map((o) =>
+        this.#custom
+          .deleteNamespacedCustomObject({ ...this.ref(group, plural), name: o.metadata!.name! })
+          .catch(() => undefined),
+      ),
+    );
+  }
+
+  async delete(group: string, plural: string, name: string): Promise<void> {
+    await this.#custom
+      .deleteNamespacedCustomObject({ ...this.ref(group, plural), name })
+      .catch(() => undefined);
+  }
+
+  stop(): void {
+    for (const w of this.#watches) w.stop();
+  }
+}
