@@ -250,12 +250,14 @@ async function measure(side: Side): Promise<Figures> {
       await gone(names);
       return got.flatMap((x) => (x === undefined ? [] : [x]));
     };
-    await setPool(BURST);
-    await full(BURST);
-    f.burstWarm = await burst('tti-bw', 'tti-warm');
-    await setPool(POOL);
-    await full(POOL);
-    f.burstCold = await burst('tti-bc', 'tti-cold');
+    if (BURST > 0) {
+      await setPool(BURST);
+      await full(BURST);
+      f.burstWarm = await burst('tti-bw', 'tti-warm');
+      await setPool(POOL);
+      await full(POOL);
+      f.burstCold = await burst('tti-bc', 'tti-cold');
+    }
     f.attempts = { warm: RUNS + BURST, cold: RUNS + BURST, all: 2 * (RUNS + BURST) };
     return f;
   } finally {

@@ -164,7 +164,7 @@ describe('sandboxd delivery', () => {
     expect(pod.spec?.containers[0]?.command).toEqual(['/opt/svc/sandboxd']);
   });
 
-  test('imageVolume: the svc image as an image volume, its sandboxd file alone mounted, no init container', () => {
+  test('imageVolume: the svc image as an image volume, the folder of sandboxd alone mounted, no init container', () => {
     const pod = sandboxPod(sandbox('code'), template, { ...settings, sandboxdDelivery: 'imageVolume' });
     expect(pod.spec?.initContainers).toBeUndefined();
     expect(pod.spec?.volumes).toContainEqual({
@@ -173,8 +173,8 @@ describe('sandboxd delivery', () => {
     });
     expect(pod.spec?.containers[0]?.volumeMounts).toContainEqual({
       name: 'svc-bin',
-      mountPath: '/opt/svc/sandboxd',
-      subPath: 'usr/local/bin/sandboxd',
+      mountPath: '/opt/svc',
+      subPath: 'usr/local/bin',
       readOnly: true,
     });
     expect(pod.spec?.containers[0]?.command).toEqual(['/opt/svc/sandboxd']);

@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { V1Container, V1EnvVar, V1Pod, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import {
   Labels,
@@ -73,7 +74,7 @@ function environment(
  * Where the main container finds sandboxd (`/opt/svc/sandboxd` either way). By default an
  * emptyDir the init container copies it into. With `sandboxdDelivery: imageVolume`, the svc
  * image itself as an `image` volume (Kubernetes 1.35 beta, on by default; the runtime must
- * support it: containerd 2.1+, CRI-O 1.31+), of which only the sandboxd file is mounted
+ * support it: containerd 2.1+, CRI-O 1.31+), of which only sandboxd's folder is mounted
  * (subPath), so no init container starts: one container start and one kubelet relist less
  * on every cold create (bench/README.md, the trace of bench-tti).
  */
@@ -83,14 +84,13 @@ function sandboxdVolume(settings: OperatorSettings): V1Volume {
   return { name: 'svc-bin', emptyDir: { sizeLimit: SVC_BIN_SIZE_LIMIT } };
 }
 
+/** The folder of `sandboxdPath` inside the image, relative (a subPath); `sandboxdPath` must end in `/sandboxd`. */
+const imageFolder = (settings: OperatorSettings) => posix.dirname(settings.sandboxdPath).replace(/^\/+/, '');
+
 function sandboxdMount(settings: OperatorSettings): V1VolumeMount {
   if (settings.sandboxdDelivery === 'imageVolume')
-    return {
-      name: 'svc-bin',
-      mountPath: `${SandboxPod.binDir}/sandboxd`,
-      subPath: settings.sandboxdPath.replace(/^\/+/, ''),
-      readOnly: true,
-    };
+    // containerd mounts only a folder of an image (`only directory subpath is supported`).
+    return { name: 'svc-bin', mountPath: SandboxPod.binDir, subPath: imageFolder(settings), readOnly: true };
   return { name: 'svc-bin', mountPath: SandboxPod.binDir, readOnly: true };
 }
 
