@@ -61,6 +61,8 @@ async function firstOutput(
 ): Promise<number | undefined> {
   const t0 = performance.now();
   const running = watch.running(name);
+  // A create that failed never awaits it: its timeout must not end the bench.
+  running.catch(() => undefined);
   try {
     await side.client.createSandbox({ name, templateRef: { name: template } });
     tracer.mark(name, 'created');
@@ -97,7 +99,7 @@ async function firstOutput(
 /** The client's watch of sandboxes (GET /sandboxes?watch=true): when each is first Running. */
 class RunningWatch {
   readonly #seen = new Set<string>();
-  readonly #waiters = new Map<string, () => void>();
+  readonly #waiters = new Map<string, { seen: () => void; timer: NodeJS.Timeout }>();
   readonly #ctrl = new AbortController();
   #lost: Error | undefined;
 
@@ -109,7 +111,7 @@ class RunningWatch {
         for await (const ev of stream) {
           if (ev.event === 'deleted' || ev.data.status?.phase !== 'Running') continue;
           w.#seen.add(ev.data.name);
-          w.#waiters.get(ev.data.name)?.();
+          w.#waiters.get(ev.data.name)?.seen();
         }
         w.#lost = new Error('the API ended the watch of sandboxes');
       } catch (err) {
@@ -123,14 +125,18 @@ class RunningWatch {
     return new Promise<void>((resolve, reject) => {
       if (this.#seen.has(name)) return resolve();
       const timer = setTimeout(() => reject(new Error(`not Running after ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
-      this.#waiters.set(name, () => {
-        clearTimeout(timer);
-        resolve();
+      this.#waiters.set(name, {
+        timer,
+        seen: () => {
+          clearTimeout(timer);
+          resolve();
+        },
       });
     });
   }
 
   forget(name: string): void {
+    clearTimeout(this.#waiters.get(name)?.timer);
     this.#waiters.delete(name);
   }
 
