@@ -37,6 +37,8 @@ const Config = z.object({
   identity: z.string().default(process.env.POD_NAME ?? hostname()),
   'sandboxd-image': z.string().default('ghcr.io/svc-dev/svc:latest'),
   'sandboxd-path': z.string().default('/usr/local/bin/sandboxd'),
+  /** initContainer (any runtime) or imageVolume (containerd 2.1+, CRI-O 1.31+): no init container. */
+  'sandboxd-delivery': z.enum(['initContainer', 'imageVolume']).default('initContainer'),
   'networking.previewDomain': z.string().optional(),
   'networking.portForwardIngressClass': z.string().default('nginx'),
   'networking.ingressNamespace': z.string().optional(),
@@ -106,6 +108,7 @@ export async function main(argv: string[]): Promise<number> {
     settings: {
       sandboxdImage: config['sandboxd-image'],
       sandboxdPath: config['sandboxd-path'],
+      sandboxdDelivery: config['sandboxd-delivery'],
       previewDomain: config['networking.previewDomain'] || undefined,
       ingressClass: config['networking.portForwardIngressClass'],
       ingressNamespace: config['networking.ingressNamespace'],

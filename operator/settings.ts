@@ -18,6 +18,12 @@ export interface OperatorSettings {
   sandboxdImage: string;
   /** Path of the sandboxd executable inside `sandboxdImage`. */
   sandboxdPath: string;
+  /**
+   * How sandboxd gets into a sandbox Pod: copied by an init container (the default; any
+   * runtime), or `imageVolume`: `sandboxdImage` mounted as an image volume, no init container
+   * (the runtime must support image volumes: containerd 2.1+, CRI-O 1.31+).
+   */
+  sandboxdDelivery?: 'initContainer' | 'imageVolume';
   /** `networking.previewDomain`: when set, forwarded ports also get an Ingress and a previewUrl. */
   previewDomain?: string;
   /** `networking.portForwardIngressClass`. */

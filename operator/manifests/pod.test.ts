@@ -148,3 +148,35 @@ describe('user code cannot touch sandboxd', () => {
     expect(root.spec!.containers[0]!.env).toContainEqual({ name: 'SANDBOXD_RUN_AS_USER', value: '0' });
   });
 });
+
+describe('sandboxd delivery', () => {
+  test('by default an init container copies sandboxd into an emptyDir the main container runs it from', () => {
+    const pod = sandboxPod(sandbox('code'), template, settings);
+    expect(pod.spec?.initContainers?.map((c) => [c.name, c.image, c.command])).toEqual([
+      ['install-sandboxd', 'svc:test', ['cp', '/usr/local/bin/sandboxd', '/opt/svc/sandboxd']],
+    ]);
+    expect(pod.spec?.volumes).toContainEqual({ name: 'svc-bin', emptyDir: { sizeLimit: '64Mi' } });
+    expect(pod.spec?.containers[0]?.volumeMounts).toContainEqual({
+      name: 'svc-bin',
+      mountPath: '/opt/svc',
+      readOnly: true,
+    });
+    expect(pod.spec?.containers[0]?.command).toEqual(['/opt/svc/sandboxd']);
+  });
+
+  test('imageVolume: the svc image as an image volume, the folder of sandboxd alone mounted, no init container', () => {
+    const pod = sandboxPod(sandbox('code'), template, { ...settings, sandboxdDelivery: 'imageVolume' });
+    expect(pod.spec?.initContainers).toBeUndefined();
+    expect(pod.spec?.volumes).toContainEqual({
+      name: 'svc-bin',
+      image: { reference: 'svc:test', pullPolicy: 'IfNotPresent' },
+    });
+    expect(pod.spec?.containers[0]?.volumeMounts).toContainEqual({
+      name: 'svc-bin',
+      mountPath: '/opt/svc',
+      subPath: 'usr/local/bin',
+      readOnly: true,
+    });
+    expect(pod.spec?.containers[0]?.command).toEqual(['/opt/svc/sandboxd']);
+  });
+});

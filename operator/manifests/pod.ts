@@ -1,3 +1,4 @@
+import { posix } from 'node:path';
 import type { V1Container, V1EnvVar, V1Pod, V1Volume, V1VolumeMount } from '@kubernetes/client-node';
 import {
   Labels,
@@ -70,8 +71,33 @@ function environment(
 }
 
 /**
+ * Where the main container finds sandboxd (`/opt/svc/sandboxd` either way). By default an
+ * emptyDir the init container copies it into. With `sandboxdDelivery: imageVolume`, the svc
+ * image itself as an `image` volume (Kubernetes 1.35 beta, on by default; the runtime must
+ * support it: containerd 2.1+, CRI-O 1.31+), of which only sandboxd's folder is mounted
+ * (subPath), so no init container starts: one container start and one kubelet relist less
+ * on every cold create (bench/README.md, the trace of bench-tti).
+ */
+function sandboxdVolume(settings: OperatorSettings): V1Volume {
+  if (settings.sandboxdDelivery === 'imageVolume')
+    return { name: 'svc-bin', image: { reference: settings.sandboxdImage, pullPolicy: 'IfNotPresent' } };
+  return { name: 'svc-bin', emptyDir: { sizeLimit: SVC_BIN_SIZE_LIMIT } };
+}
+
+/** The folder of `sandboxdPath` inside the image, relative (a subPath); `sandboxdPath` must end in `/sandboxd`. */
+const imageFolder = (settings: OperatorSettings) => posix.dirname(settings.sandboxdPath).replace(/^\/+/, '');
+
+function sandboxdMount(settings: OperatorSettings): V1VolumeMount {
+  if (settings.sandboxdDelivery === 'imageVolume')
+    // containerd mounts only a folder of an image (`only directory subpath is supported`).
+    return { name: 'svc-bin', mountPath: SandboxPod.binDir, subPath: imageFolder(settings), readOnly: true };
+  return { name: 'svc-bin', mountPath: SandboxPod.binDir, readOnly: true };
+}
+
+/**
  * The sandbox Pod. An init container copies sandboxd out of the svc image into an
- * emptyDir; the main container runs it from there in the template's image, and sandboxd
+ * emptyDir (or the svc image is an image volume: `sandboxdVolume`); the main container runs
+ * it from there in the template's image, and sandboxd
  * starts the template's command, and every other process, as the template's user. No
  * service-account token, no privilege escalation; sandboxd alone keeps a few capabilities
  * (security.ts); the Pod's processes share one PID namespace so the pause process reaps.
@@ -89,7 +115,7 @@ export function sandboxPod(
   const credentialFiles = sandbox.spec.credentials?.files ?? [];
   const volumes: V1Volume[] = [
     { name: 'workspace', persistentVolumeClaim: { claimName: workspaceClaimName(objects) } },
-    { name: 'svc-bin', emptyDir: { sizeLimit: SVC_BIN_SIZE_LIMIT } },
+    sandboxdVolume(settings),
     // sandboxd's alone: root's, 0400, and no fsGroup on the Pod to make it the user's group's.
     { name: 'svc-token', secret: { secretName: sandboxdSecretName(objects), defaultMode: 0o400 } },
     // The user's own credentials, for its processes: root's, so readable by all (the Pod
@@ -101,7 +127,7 @@ export function sandboxPod(
   ];
   const mounts: V1VolumeMount[] = [
     { name: 'workspace', mountPath: '/workspace' },
-    { name: 'svc-bin', mountPath: SandboxPod.binDir, readOnly: true },
+    sandboxdMount(settings),
     { name: 'svc-token', mountPath: SandboxPod.tokenDir, readOnly: true },
     ...credentialFiles.map((f, i) => ({ name: `credential-${i}`, mountPath: f.mountPath, readOnly: true })),
   ];
@@ -129,16 +155,20 @@ export function sandboxPod(
       // `restricted`: sandboxd is root, with the few capabilities of security.ts).
       securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
       ...isolation(sandbox, template),
-      initContainers: [
-        {
-          name: SandboxPod.installContainer,
-          image: settings.sandboxdImage,
-          command: ['cp', settings.sandboxdPath, `${SandboxPod.binDir}/sandboxd`],
-          volumeMounts: [{ name: 'svc-bin', mountPath: SandboxPod.binDir }],
-          resources: HELPER_RESOURCES.install,
-          securityContext: userSecurity(INSTALL_USER),
-        },
-      ],
+      ...(settings.sandboxdDelivery === 'imageVolume'
+        ? {}
+        : {
+            initContainers: [
+              {
+                name: SandboxPod.installContainer,
+                image: settings.sandboxdImage,
+                command: ['cp', settings.sandboxdPath, `${SandboxPod.binDir}/sandboxd`],
+                volumeMounts: [{ name: 'svc-bin', mountPath: SandboxPod.binDir }],
+                resources: HELPER_RESOURCES.install,
+                securityContext: userSecurity(INSTALL_USER),
+              },
+            ],
+          }),
       containers: [
         {
           name: SandboxPod.container,

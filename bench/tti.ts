@@ -1,0 +1,360 @@
+// make bench-tti: time to first output, as ComputeSDK measures the hosted services. Through the
+// public API with the TypeScript client, as a user's program would: create a sandbox, wait
+// for Running (the client's watch of sandboxes), run `echo hi` (exec, streamed), and stop the
+// clock at its first output. Cold (a template without a pool) and warm (a pool's member
+// claimed), one after another and in bursts, on devnode and, with CLUSTER=real, on a real
+// cluster too (hack/cluster, svc installed by its chart), printed side by side.
+import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { SvcClient } from '../clients/typescript/index.ts';
+import { GROUP, VERSION } from '../core/index.ts';
+import { waitFor } from '../test/controlplane/index.ts';
+import { startStack } from './stack.ts';
+import { median, percentile, poolFull, round } from './support.ts';
+import { Tracer, traceTable, type Step } from './trace.ts';
+import { realCluster } from './tti-real.ts';
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 100);
+const BURST = Number(process.env.BENCH_BURST ?? 20);
+const POOL = 3;
+const TIMEOUT_MS = 120_000;
+
+/** A cluster with svc on it, reached as a client reaches it. */
+export interface Side {
+  cluster: 'devnode' | 'real';
+  client: SvcClient;
+  /** An admin kubeconfig: the bench's templates and pool, and the trace's watches. */
+  kc: KubeConfig;
+  namespace: string;
+  /** A node's containerd socket (real): its events time the containers in the trace. */
+  containerd?: string;
+  close(failed: boolean): Promise<void>;
+}
+
+interface Figures {
+  cluster: string;
+  warm: number[];
+  cold: number[];
+  burstWarm: number[];
+  burstCold: number[];
+  attempts: { warm: number; cold: number; all: number };
+  trace: ReturnType<typeof traceTable>;
+}
+
+/**
+ * The bench's templates: the sample `minimal` (bookworm-slim, 1Gi workspace, no egress), with
+ * small requests so a pool of BURST members fits on one 2-core node beside svc.
+ */
+const templateSpec = {
+  image: 'docker.io/library/debian:bookworm-slim',
+  resources: { requests: { cpu: '10m', memory: '32Mi' }, limits: { cpu: '500m', memory: '512Mi' } },
+  storage: { size: '1Gi' },
+  network: { egress: 'none' },
+};
+
+/** One create → first output; undefined (and said why) when it failed. */
+async function firstOutput(
+  side: Side,
+  watch: RunningWatch,
+  tracer: Tracer,
+  name: string,
+  template: string,
+): Promise<number | undefined> {
+  const t0 = performance.now();
+  const running = watch.running(name);
+  // A create that failed never awaits it: its timeout must not end the bench.
+  running.catch(() => undefined);
+  try {
+    await side.client.createSandbox({ name, templateRef: { name: template } });
+    tracer.mark(name, 'created');
+    await running;
+    tracer.mark(name, 'running');
+    const ctrl = new AbortController();
+    const timer = setTimeout(() => ctrl.abort(), TIMEOUT_MS);
+    try {
+      const stream = await side.client.execSandboxStream(
+        name,
+        { command: ['echo', 'hi'] },
+        { signal: ctrl.signal },
+      );
+      for await (const ev of stream) {
+        if (ev.event === 'log' && ev.data.data.includes('hi')) {
+          tracer.mark(name, 'output');
+          return performance.now() - t0;
+        }
+        if (ev.event === 'exit' || ev.event === 'error')
+          throw new Error(`${ev.event} before output: ${JSON.stringify(ev.data)}`);
+      }
+      throw new Error('the exec ended without output');
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch (err) {
+    console.error(`${side.cluster} ${name}: ${(err as Error).message}`);
+    return undefined;
+  } finally {
+    watch.forget(name);
+  }
+}
+
+/** The client's watch of sandboxes (GET /sandboxes?watch=true): when each is first Running. */
+class RunningWatch {
+  readonly #seen = new Set<string>();
+  readonly #waiters = new Map<string, { seen: () => void; timer: NodeJS.Timeout }>();
+  readonly #ctrl = new AbortController();
+  #lost: Error | undefined;
+
+  static async open(client: SvcClient): Promise<RunningWatch> {
+    const w = new RunningWatch();
+    const stream = await client.watchSandboxes({ signal: w.#ctrl.signal });
+    void (async () => {
+      try {
+        for await (const ev of stream) {
+          if (ev.event === 'deleted' || ev.data.status?.phase !== 'Running') continue;
+          w.#seen.add(ev.data.name);
+          w.#waiters.get(ev.data.name)?.seen();
+        }
+        w.#lost = new Error('the API ended the watch of sandboxes');
+      } catch (err) {
+        w.#lost = err as Error;
+      }
+    })();
+    return w;
+  }
+
+  running(name: string): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (this.#seen.has(name)) return resolve();
+      const timer = setTimeout(() => reject(new Error(`not Running after ${TIMEOUT_MS} ms`)), TIMEOUT_MS);
+      this.#waiters.set(name, {
+        timer,
+        seen: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      });
+    });
+  }
+
+  forget(name: string): void {
+    clearTimeout(this.#waiters.get(name)?.timer);
+    this.#waiters.delete(name);
+  }
+
+  /** Throws once the watch ended: a bench that lost sight must fail, not wait. */
+  check(): void {
+    if (this.#lost && !this.#ctrl.signal.aborted)
+      throw new Error(`lost sight of sandboxes: ${this.#lost.message}`);
+  }
+
+  stop(): void {
+    this.#ctrl.abort();
+  }
+}
+
+async function measure(side: Side): Promise<Figures> {
+  const custom = side.kc.makeApiClient(CustomObjectsApi);
+  const ns = side.namespace;
+  const pools = { group: GROUP, version: VERSION, plural: 'sandboxwarmpools', namespace: ns };
+  const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes', namespace: ns };
+  const templates = { group: GROUP, version: VERSION, plural: 'clustersandboxtemplates' };
+  for (const name of ['tti-warm', 'tti-cold'])
+    await custom.createClusterCustomObject({
+      ...templates,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'ClusterSandboxTemplate',
+        metadata: { name },
+        spec: templateSpec,
+      },
+    });
+  const watch = await RunningWatch.open(side.client);
+  const tracer = await Tracer.open(side.kc, ns, side.containerd);
+  const setPool = (replicas: number) =>
+    custom.patchNamespacedCustomObject(
+      { ...pools, name: 'tti', body: [{ op: 'replace', path: '/spec/replicas', value: replicas }] },
+      undefined,
+    );
+  try {
+    await custom.createNamespacedCustomObject({
+      ...pools,
+      body: {
+        apiVersion: `${GROUP}/${VERSION}`,
+        kind: 'SandboxWarmPool',
+        metadata: { name: 'tti' },
+        spec: { templateRef: { name: 'tti-warm' }, mode: 'code', replicas: POOL },
+      },
+    });
+    const full = (size: number) =>
+      waitFor(() => poolFull(side.kc, ns, 'tti', size), {
+        timeoutMs: 300_000,
+        intervalMs: 50,
+        describe: () => `the pool never had ${size} Ready members`,
+      });
+    // Each create starts with the previous ones gone (their Pods and claims too), so none
+    // shares the node with a teardown.
+    const gone = async (names: string[]) => {
+      await Promise.all(
+        names.map((name) =>
+          custom.deleteNamespacedCustomObject({ ...sandboxes, name }).catch(() => undefined),
+        ),
+      );
+      await waitFor(
+        async () => {
+          const left = (await custom.listNamespacedCustomObject(sandboxes)) as {
+            items: { metadata: { name: string } }[];
+          };
+          return !left.items.some((s) => names.includes(s.metadata.name));
+        },
+        { timeoutMs: 300_000, intervalMs: 50, describe: () => 'the deleted sandboxes never went' },
+      );
+    };
+    const one = (name: string, template: string) => {
+      watch.check();
+      tracer.check();
+      return firstOutput(side, watch, tracer, name, template);
+    };
+    // One of each first, not counted: the first reconciles pay for cold caches.
+    await full(POOL);
+    await one('tti-warmup-w', 'tti-warm');
+    await one('tti-warmup-c', 'tti-cold');
+    await gone(['tti-warmup-w', 'tti-warmup-c']);
+    const f: Figures = {
+      cluster: side.cluster,
+      warm: [],
+      cold: [],
+      burstWarm: [],
+      burstCold: [],
+      attempts: { warm: 0, cold: 0, all: 0 },
+      trace: [],
+    };
+    const traces: Partial<Record<Step, number>>[] = [];
+    for (let i = 0; i < RUNS; i++) {
+      await full(POOL);
+      const w = await one(`tti-w-${i}`, 'tti-warm');
+      if (w !== undefined) f.warm.push(w);
+      // The claim's refill is work on the node: the cold create waits it out.
+      await full(POOL);
+      const t0 = performance.now();
+      const c = await one(`tti-c-${i}`, 'tti-cold');
+      if (c !== undefined) {
+        f.cold.push(c);
+        traces.push(tracer.steps(`tti-c-${i}`, t0));
+      }
+      await gone([`tti-w-${i}`, `tti-c-${i}`]);
+      if ((i + 1) % 10 === 0) console.error(`${side.cluster}: ${i + 1}/${RUNS} rounds`);
+    }
+    f.trace = traceTable(traces);
+    // Said now too: a burst that fails later does not take these with it.
+    console.error(
+      `${side.cluster}: sequential warm ${stats(f.warm)}, cold ${stats(f.cold)} (median / p95 / p99 ms)`,
+    );
+    for (const row of f.trace) console.error(`  ${row.label}: ${row.ms?.toFixed(0) ?? '—'}`);
+    // The bursts: BURST at once, warm from a pool of BURST, then cold (the pool back to POOL).
+    const burst = async (prefix: string, template: string) => {
+      const names = Array.from({ length: BURST }, (_, i) => `${prefix}-${i}`);
+      const got = await Promise.all(names.map((n) => one(n, template)));
+      await gone(names);
+      return got.flatMap((x) => (x === undefined ? [] : [x]));
+    };
+    if (BURST > 0) {
+      await setPool(BURST);
+      await full(BURST);
+      f.burstWarm = await burst('tti-bw', 'tti-warm');
+      await setPool(POOL);
+      await full(POOL);
+      f.burstCold = await burst('tti-bc', 'tti-cold');
+    }
+    f.attempts = { warm: RUNS + BURST, cold: RUNS + BURST, all: 2 * (RUNS + BURST) };
+    return f;
+  } finally {
+    watch.stop();
+    tracer.stop();
+    // A cluster kept up (BENCH_STATE) keeps nothing of the bench's.
+    await custom.deleteNamespacedCustomObject({ ...pools, name: 'tti' }).catch(() => undefined);
+    for (const name of ['tti-warm', 'tti-cold'])
+      await custom.deleteClusterCustomObject({ ...templates, name }).catch(() => undefined);
+  }
+}
+
+/** ComputeSDK's composite: 60 % median, 25 % p95, 15 % p99, times the success rate. */
+const composite = (xs: number[], rate: number) =>
+  xs.length === 0 ? 0 : (0.6 * median(xs) + 0.25 * percentile(xs, 95) + 0.15 * percentile(xs, 99)) * rate;
+
+const stats = (xs: number[]) =>
+  xs.length === 0
+    ? '—'
+    : `${median(xs).toFixed(0)} / ${percentile(xs, 95).toFixed(0)} / ${percentile(xs, 99).toFixed(0)} (${xs.length})`;
+
+async function onSide(open: () => Promise<Side>): Promise<Figures> {
+  const side = await open();
+  let failed = false;
+  try {
+    return await measure(side);
+  } catch (err) {
+    failed = true;
+    throw err;
+  } finally {
+    await side.close(failed);
+  }
+}
+
+async function devnode(): Promise<Side> {
+  const stack = await startStack('tti');
+  return {
+    cluster: 'devnode',
+    client: new SvcClient({ baseUrl: stack.base, apiKey: stack.key, namespace: 'tti' }),
+    kc: stack.kc,
+    namespace: 'tti',
+    close: (failed) => stack.close(failed),
+  };
+}
+
+const real = process.env.CLUSTER === 'real';
+// BENCH_DEVNODE=0 leaves devnode's side out (a real cluster's figures alone).
+const results: Figures[] = process.env.BENCH_DEVNODE === '0' ? [] : [await onSide(devnode)];
+if (real) results.push(await onSide(realCluster));
+
+console.log(
+  `\ntime to first output (ms, median / p95 / p99 (successes)); ${RUNS} sequential runs, bursts of ${BURST}:`,
+);
+const pad = (s: string, n: number) => s.padEnd(n);
+console.log(pad('', 26) + results.map((r) => pad(r.cluster, 28)).join(''));
+for (const [label, key] of [
+  ['warm, one at a time', 'warm'],
+  ['cold, one at a time', 'cold'],
+  [`warm, ${BURST} at once`, 'burstWarm'],
+  [`cold, ${BURST} at once`, 'burstCold'],
+] as const)
+  console.log(pad(label, 26) + results.map((r) => pad(stats(r[key]), 28)).join(''));
+console.log(`\nwhere a cold create spends its time (median ms from the create's call, ${RUNS} runs):`);
+console.log(pad('', 52) + results.map((r) => pad(r.cluster, 10)).join(''));
+for (const [i, row] of (results[0]?.trace ?? []).entries()) {
+  const cells = results.map((r) => {
+    const ms = r.trace[i]?.ms;
+    return pad(ms === undefined ? '—' : ms.toFixed(0), 10);
+  });
+  console.log(pad(row.label, 52) + cells.join(''));
+}
+for (const r of results) {
+  const rate = (r.warm.length + r.cold.length + r.burstWarm.length + r.burstCold.length) / r.attempts.all;
+  const warmRate = (r.warm.length + r.burstWarm.length) / r.attempts.warm;
+  const coldRate = (r.cold.length + r.burstCold.length) / r.attempts.cold;
+  // p50 is the median (the upper middle of an even count), as in the other benches.
+  const p = (xs: number[], q: number) =>
+    xs.length === 0 ? null : round(q === 50 ? median(xs) : percentile(xs, q), 1);
+  console.log(
+    JSON.stringify({
+      bench: 'tti',
+      cluster: r.cluster,
+      warm_p50_ms: p(r.warm, 50),
+      warm_p95_ms: p(r.warm, 95),
+      warm_p99_ms: p(r.warm, 99),
+      cold_p50_ms: p(r.cold, 50),
+      cold_p99_ms: p(r.cold, 99),
+      burst_warm_p50_ms: p(r.burstWarm, 50),
+      composite_warm: round(composite(r.warm, warmRate), 1),
+      composite_cold: round(composite(r.cold, coldRate), 1),
+      success_rate: round(rate, 3),
+    }),
+  );
+}
