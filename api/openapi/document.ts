@@ -1,5 +1,11 @@
 import { z } from 'zod';
 import {
+  Accepted,
+  CancelAccepted,
+  ConcurrencyExceeded,
+  PolicyViolation,
+  PresentedSandbox as Sandbox,
+  SandboxList,
   CancelRequest,
   InvokeQuery,
   DetachedRun,
@@ -17,8 +23,6 @@ import {
   ForwardedPort,
   PortRequest,
   Policy,
-  SandboxSpec,
-  SandboxStatus,
   NamespaceQuery,
   ListQuery,
   AuditQuery,
@@ -71,9 +75,9 @@ export interface Operation {
   /** Success status → schema (undefined: no body). */
   responses: Partial<Record<Status, z.ZodType | undefined>>;
   /** The refusals this operation can answer with; each body is `Error` unless `refusals` says otherwise. */
-  errors: Status[];
+  errors: readonly Status[];
   /** Bodies of refusals that are not plain `Error`s (the spec's `policy_violation` and 429). */
-  refusals?: Partial<Record<Status, z.ZodType[]>>;
+  refusals?: Partial<Record<Status, readonly z.ZodType[]>>;
   query?: z.ZodObject;
   /**
    * The 200 answer is a Server-Sent Events stream of these named events (or, when
@@ -82,30 +86,16 @@ export interface Operation {
   events?: Record<string, z.ZodType>;
   /** The request body is raw bytes (the invoke's stdin), not JSON. */
   rawRequest?: boolean;
+  /**
+   * The handler reads the JSON body itself, after checks that must come first (configure
+   * streams it, one file at a time); `request` still describes it.
+   */
+  ownBody?: boolean;
   /** Any status may come back (the preview proxy answers with the app's response). */
   anyStatus?: string;
   /** The success answers carry raw bytes of these media types (besides any JSON body). */
-  binary?: string[];
+  binary?: readonly string[];
 }
-
-const Sandbox = z
-  .object({
-    sandboxId: z.string().meta({ description: 'The sandbox’s id in API paths: its name' }),
-    name: z.string(),
-    namespace: z.string(),
-    apiVersion: z.literal('svc.io/v1alpha1'),
-    kind: z.literal('Sandbox'),
-    metadata: z.object({ name: z.string(), namespace: z.string() }).catchall(z.unknown()),
-    spec: SandboxSpec,
-    status: SandboxStatus,
-  })
-  .meta({ id: 'Sandbox' });
-const SandboxList = z
-  .object({ items: z.array(Sandbox), continue: z.string().optional() })
-  .meta({ id: 'SandboxList' });
-const Accepted = z
-  .object({ name: z.string(), namespace: z.string(), message: z.string() })
-  .meta({ id: 'Accepted' });
 
 const AuditRecord = z
   .object({
@@ -125,28 +115,10 @@ const AuditList = z
   .object({ items: z.array(AuditRecord), continue: z.string().optional() })
   .meta({ id: 'AuditList' });
 
-const PolicyViolation = z
-  .object({
-    error: z.literal('policy_violation'),
-    violations: z.array(z.object({ code: z.string(), message: z.string() })),
-  })
-  .meta({ id: 'PolicyViolation' });
 const StoredPolicies = z
   .object({ cluster: Policy.optional(), namespaces: z.record(z.string(), Policy) })
   .meta({ id: 'StoredPolicies' });
 const EffectivePolicy = z.object({ namespace: z.string(), policy: Policy }).meta({ id: 'EffectivePolicy' });
-
-const ConcurrencyExceeded = z
-  .object({
-    error: z.literal('concurrency_exceeded'),
-    limit: z.int(),
-    inflight: z.int(),
-    message: z.string(),
-  })
-  .meta({ id: 'ConcurrencyExceeded' });
-const CancelAccepted = z
-  .object({ invokeId: z.string(), status: z.literal('canceling') })
-  .meta({ id: 'CancelAccepted' });
 
 const ApiKey = ApiKeyRecord.meta({ id: 'ApiKey' });
 const ApiKeyList = z.object({ items: z.array(ApiKey) }).meta({ id: 'ApiKeyList' });
