@@ -855,6 +855,29 @@ export interface components {
             /** @default false */
             admin?: boolean;
         };
+        ApiKey: {
+            id: string;
+            user: string;
+            /** @default [] */
+            groups?: string[];
+            /** @default false */
+            admin?: boolean;
+            createdAt: string;
+        };
+        ApiKeyList: {
+            items: components["schemas"]["ApiKey"][];
+        };
+        CreatedApiKey: {
+            id: string;
+            user: string;
+            /** @default [] */
+            groups?: string[];
+            /** @default false */
+            admin?: boolean;
+            createdAt: string;
+            /** @description The key itself: shown once, never again */
+            key: string;
+        };
         ExecRequest: {
             command: string | string[];
             timeout?: number | string;
@@ -1360,29 +1383,6 @@ export interface components {
         EffectivePolicy: {
             namespace: string;
             policy: components["schemas"]["Policy"];
-        };
-        ApiKey: {
-            id: string;
-            user: string;
-            /** @default [] */
-            groups?: string[];
-            /** @default false */
-            admin?: boolean;
-            createdAt: string;
-        };
-        ApiKeyList: {
-            items: components["schemas"]["ApiKey"][];
-        };
-        CreatedApiKey: {
-            id: string;
-            user: string;
-            /** @default [] */
-            groups?: string[];
-            /** @default false */
-            admin?: boolean;
-            createdAt: string;
-            /** @description The key itself: shown once, never again */
-            key: string;
         };
         OpenApiDocument: {
             [key: string]: unknown;
