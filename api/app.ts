@@ -72,7 +72,7 @@ export function createApp(deps: ApiDeps): Hono {
   v1.use(jsonBodyLimit());
   const document = openApiDocument();
   v1.get('/openapi.json', (c) => c.json(document));
-  v1.route('/sandboxes', sandboxRoutes(deps));
+  v1.route('/', sandboxRoutes(deps));
   v1.route('/sandboxes', cloneRoutes(deps));
   v1.route('/sandboxes', portRoutes(deps));
   v1.route('/sandboxes', previewRoutes(deps));
@@ -83,8 +83,8 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/sandboxes', terminalRoutes(deps));
   v1.route('/sandboxes', usageRoutes(deps));
   v1.route('/', discoveryRoutes(deps));
-  v1.route('/secrets', secretRoutes(deps));
-  v1.route('/apikeys', keyRoutes(deps));
+  v1.route('/', secretRoutes(deps));
+  v1.route('/', keyRoutes(deps));
   v1.route('/audit', auditRoutes(deps));
   v1.route('/governance', governanceRoutes(deps));
   // Each MCP tool call is dispatched back into this app as the caller (api/mcp).

@@ -1,16 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { CoreV1Api, type KubeConfig, type V1Secret } from '@kubernetes/client-node';
-import { z } from 'zod';
 
-/** What a key maps to; stored as JSON under the key's SHA-256 in the Secret. */
-export const ApiKeyRecord = z.object({
-  id: z.string(),
-  user: z.string().min(1),
-  groups: z.array(z.string()).default([]),
-  admin: z.boolean().default(false),
-  createdAt: z.string(),
-});
-export type ApiKeyRecord = z.infer<typeof ApiKeyRecord>;
+export { ApiKeyRecord } from '../../core/index.ts';
+import { ApiKeyRecord } from '../../core/index.ts';
 
 export interface ApiKeyStoreOptions {
   kc: KubeConfig;

@@ -1,5 +1,6 @@
-import { z } from 'zod';
 import {
+  CancelAccepted,
+  ConcurrencyExceeded,
   ErrorBody,
   ErrorEvent,
   ExecCancelRequest,
@@ -16,18 +17,6 @@ import {
 } from '../../core/index.ts';
 import type { Operation } from '../openapi/document.ts';
 
-const ExecThrottled = z
-  .object({
-    error: z.literal('concurrency_exceeded'),
-    limit: z.int(),
-    inflight: z.int(),
-    message: z.string(),
-  })
-  .meta({ id: 'ExecThrottled' });
-const ExecCancelAccepted = z
-  .object({ invokeId: z.string(), status: z.literal('canceling') })
-  .meta({ id: 'ExecCancelAccepted' });
-
 /** Exec and logs: code mode's commands and the template process's output. */
 export const execOperations: Operation[] = [
   {
@@ -41,7 +30,7 @@ export const execOperations: Operation[] = [
     responses: { 200: ExecResult, 202: DetachedRun },
     events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },
     errors: [400, 401, 403, 404, 409, 413, 429, 502, 503],
-    refusals: { 429: [ExecThrottled, ErrorBody] },
+    refusals: { 429: [ConcurrencyExceeded, ErrorBody] },
   },
   {
     method: 'post',
@@ -50,7 +39,7 @@ export const execOperations: Operation[] = [
     summary: 'Cancel an exec in flight by the id of its `start` event (SIGTERM, then SIGKILL)',
     request: ExecCancelRequest,
     query: ExecQuery,
-    responses: { 202: ExecCancelAccepted },
+    responses: { 202: CancelAccepted },
     errors: [400, 401, 403, 404, 409, 413, 503],
   },
   {

@@ -1,29 +1,29 @@
-import { Hono } from 'hono';
-import { CreateApiKeyRequest } from '../../core/index.ts';
+import { Hono, type MiddlewareHandler } from 'hono';
 import { adminCapable } from '../auth/index.ts';
-import { forbidden, notFound, unauthenticated, validationError } from '../errors/index.ts';
+import { forbidden, notFound, unauthenticated } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { readJson } from '../sandboxes/index.ts';
+import { route } from '../openapi/index.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from './operations.ts';
 
 /** Admin-only management of API keys: create (the key is shown once), list, revoke. */
 export function keyRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
-  app.use(async function adminOnly(c, next) {
+  const adminOnly: MiddlewareHandler = async (c, next) => {
     if (!adminCapable(deps.auth))
       throw unauthenticated('admin endpoints are disabled: no OIDC issuer and no devAuth');
     if (!c.var.caller.isAdmin) throw forbidden('admin only');
     await next();
+  };
+  app.use('/apikeys', adminOnly);
+  app.use('/apikeys/*', adminOnly);
+  route(app, listApiKeys, async (_, __, reply) => reply.json(200, { items: await deps.keys.list() }));
+  route(app, createApiKey, async (_, { body }, reply) => {
+    const { key, record } = await deps.keys.create(body);
+    return reply.json(201, { key, ...record });
   });
-  app.get('/', async (c) => c.json({ items: await deps.keys.list() }));
-  app.post('/', async (c) => {
-    const parsed = CreateApiKeyRequest.safeParse(await readJson(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
-    const { key, record } = await deps.keys.create(parsed.data);
-    return c.json({ key, ...record }, 201);
-  });
-  app.delete('/:keyId', async (c) => {
-    if (!(await deps.keys.revoke(c.req.param('keyId')))) throw notFound('no such API key');
-    return c.body(null, 204);
+  route(app, revokeApiKey, async (c, _, reply) => {
+    if (!(await deps.keys.revoke(c.req.param('keyId') ?? ''))) throw notFound('no such API key');
+    return reply.empty(204);
   });
   return app;
 }

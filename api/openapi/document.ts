@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import {
+  CancelAccepted,
+  ConcurrencyExceeded,
   CancelRequest,
   InvokeQuery,
   DetachedRun,
@@ -11,24 +13,17 @@ import {
   StartEvent,
   CloneRequest,
   CloneResponse,
-  CreateSandboxRequest,
-  CreateSecretRequest,
   ErrorBody,
   ForwardedPort,
   PortRequest,
   Policy,
-  SandboxSpec,
-  SandboxStatus,
   NamespaceQuery,
-  ListQuery,
   AuditQuery,
   PathParams,
-  CreateApiKeyRequest,
   type PathParamName,
-  SecretList,
-  SecretSummary,
 } from '../../core/index.ts';
-import { ApiKeyRecord } from '../auth/index.ts';
+import { keyOperations } from '../keys/operations.ts';
+import { secretOperations } from '../secrets/operations.ts';
 import { execOperations } from '../exec/openapi.ts';
 import { usageOperations } from '../usage/openapi.ts';
 import { fileOperations } from '../files/openapi.ts';
@@ -36,6 +31,7 @@ import { discoveryOperations } from '../discovery/openapi.ts';
 import { terminalOperations } from '../terminal/openapi.ts';
 import { previewOperations } from '../preview/openapi.ts';
 import { runOperations } from '../runs/openapi.ts';
+import { governed, onSandbox, sandboxOperations } from '../sandboxes/operations.ts';
 
 export type Status =
   | 101
@@ -71,9 +67,9 @@ export interface Operation {
   /** Success status → schema (undefined: no body). */
   responses: Partial<Record<Status, z.ZodType | undefined>>;
   /** The refusals this operation can answer with; each body is `Error` unless `refusals` says otherwise. */
-  errors: Status[];
+  errors: readonly Status[];
   /** Bodies of refusals that are not plain `Error`s (the spec's `policy_violation` and 429). */
-  refusals?: Partial<Record<Status, z.ZodType[]>>;
+  refusals?: Partial<Record<Status, readonly z.ZodType[]>>;
   query?: z.ZodObject;
   /**
    * The 200 answer is a Server-Sent Events stream of these named events (or, when
@@ -82,30 +78,16 @@ export interface Operation {
   events?: Record<string, z.ZodType>;
   /** The request body is raw bytes (the invoke's stdin), not JSON. */
   rawRequest?: boolean;
+  /**
+   * The handler reads the JSON body itself, after checks that must come first (configure
+   * streams it, one file at a time); `request` still describes it.
+   */
+  ownBody?: boolean;
   /** Any status may come back (the preview proxy answers with the app's response). */
   anyStatus?: string;
   /** The success answers carry raw bytes of these media types (besides any JSON body). */
-  binary?: string[];
+  binary?: readonly string[];
 }
-
-const Sandbox = z
-  .object({
-    sandboxId: z.string().meta({ description: 'The sandbox’s id in API paths: its name' }),
-    name: z.string(),
-    namespace: z.string(),
-    apiVersion: z.literal('svc.io/v1alpha1'),
-    kind: z.literal('Sandbox'),
-    metadata: z.object({ name: z.string(), namespace: z.string() }).catchall(z.unknown()),
-    spec: SandboxSpec,
-    status: SandboxStatus,
-  })
-  .meta({ id: 'Sandbox' });
-const SandboxList = z
-  .object({ items: z.array(Sandbox), continue: z.string().optional() })
-  .meta({ id: 'SandboxList' });
-const Accepted = z
-  .object({ name: z.string(), namespace: z.string(), message: z.string() })
-  .meta({ id: 'Accepted' });
 
 const AuditRecord = z
   .object({
@@ -125,103 +107,19 @@ const AuditList = z
   .object({ items: z.array(AuditRecord), continue: z.string().optional() })
   .meta({ id: 'AuditList' });
 
-const PolicyViolation = z
-  .object({
-    error: z.literal('policy_violation'),
-    violations: z.array(z.object({ code: z.string(), message: z.string() })),
-  })
-  .meta({ id: 'PolicyViolation' });
 const StoredPolicies = z
   .object({ cluster: Policy.optional(), namespaces: z.record(z.string(), Policy) })
   .meta({ id: 'StoredPolicies' });
 const EffectivePolicy = z.object({ namespace: z.string(), policy: Policy }).meta({ id: 'EffectivePolicy' });
 
-const ConcurrencyExceeded = z
-  .object({
-    error: z.literal('concurrency_exceeded'),
-    limit: z.int(),
-    inflight: z.int(),
-    message: z.string(),
-  })
-  .meta({ id: 'ConcurrencyExceeded' });
-const CancelAccepted = z
-  .object({ invokeId: z.string(), status: z.literal('canceling') })
-  .meta({ id: 'CancelAccepted' });
-
-const ApiKey = ApiKeyRecord.meta({ id: 'ApiKey' });
-const ApiKeyList = z.object({ items: z.array(ApiKey) }).meta({ id: 'ApiKeyList' });
-const CreatedApiKey = ApiKeyRecord.extend({
-  key: z.string().meta({ description: 'The key itself: shown once, never again' }),
-}).meta({ id: 'CreatedApiKey' });
 const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ id: 'OpenApiDocument' });
 
-/** Every sandbox endpoint: its id can be malformed (400), absent (404) or someone else's (403). */
-const onSandbox: Status[] = [400, 401, 403, 404, 503];
 /** The agent endpoints' refusals, in the spec's check order. */
 const agentErrors: Status[] = [400, 401, 403, 404, 409, 413, 429, 503];
-/** A 403 is the spec's `policy_violation` or, when the cluster refuses the service, an `Error`. */
-const governed = { 403: [PolicyViolation, ErrorBody] };
 
 /** Every operation of the API, with the zod schemas that validate it. */
 export const operations: Operation[] = [
-  {
-    method: 'post',
-    path: '/sandboxes',
-    operationId: 'createSandbox',
-    summary: 'Create a sandbox',
-    request: CreateSandboxRequest,
-    query: NamespaceQuery,
-    responses: { 201: Sandbox },
-    errors: [400, 401, 403, 404, 409, 413, 503],
-    refusals: governed,
-  },
-  {
-    method: 'get',
-    path: '/sandboxes',
-    operationId: 'listSandboxes',
-    summary:
-      'List sandboxes (non-admins see their own); `watch=true` with `Accept: text/event-stream` streams `added` for each, then `added`, `modified`, `deleted` as they change',
-    query: ListQuery,
-    responses: { 200: SandboxList },
-    events: { added: Sandbox, modified: Sandbox, deleted: Sandbox },
-    errors: [400, 401, 404, 503],
-  },
-  {
-    method: 'get',
-    path: '/sandboxes/{id}',
-    operationId: 'getSandbox',
-    summary: 'Get a sandbox',
-    query: NamespaceQuery,
-    responses: { 200: Sandbox },
-    errors: onSandbox,
-  },
-  {
-    method: 'delete',
-    path: '/sandboxes/{id}',
-    operationId: 'deleteSandbox',
-    summary: 'Delete a sandbox',
-    query: NamespaceQuery,
-    responses: { 202: Accepted },
-    errors: [...onSandbox, 409],
-  },
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/stop',
-    operationId: 'stopSandbox',
-    summary: 'Stop a sandbox (keeps its workspace)',
-    query: NamespaceQuery,
-    responses: { 202: Sandbox },
-    errors: [...onSandbox, 409],
-  },
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/resume',
-    operationId: 'resumeSandbox',
-    summary: 'Resume a stopped sandbox, or one its timeout or idleTimeout stopped',
-    query: NamespaceQuery,
-    responses: { 202: Sandbox },
-    errors: [...onSandbox, 409],
-  },
+  ...sandboxOperations,
   {
     method: 'post',
     path: '/sandboxes/{id}/clone',
@@ -307,38 +205,7 @@ export const operations: Operation[] = [
     responses: { 200: AuditList },
     errors: [400, 401, 403, 404, 503],
   },
-  {
-    method: 'post',
-    path: '/secrets',
-    operationId: 'createSecret',
-    summary:
-      "Store a Secret of the caller's own for spec.credentials, labelled svc.io/owner=<caller>; values are write-only",
-    request: CreateSecretRequest,
-    query: NamespaceQuery,
-    responses: { 201: SecretSummary },
-    errors: [400, 401, 403, 404, 409, 413, 503],
-    refusals: governed,
-  },
-  {
-    method: 'get',
-    path: '/secrets',
-    operationId: 'listSecrets',
-    summary: "The caller's Secrets (an admin: every user's): names and keys, never values",
-    query: NamespaceQuery,
-    responses: { 200: SecretList },
-    errors: [400, 401, 403, 404, 503],
-    refusals: governed,
-  },
-  {
-    method: 'delete',
-    path: '/secrets/{secretName}',
-    operationId: 'deleteSecret',
-    summary: "Delete one of the caller's Secrets (404 for another user's)",
-    query: NamespaceQuery,
-    responses: { 204: undefined },
-    errors: [400, 401, 403, 404, 503],
-    refusals: governed,
-  },
+  ...secretOperations,
   {
     method: 'get',
     path: '/governance/policies',
@@ -382,31 +249,7 @@ export const operations: Operation[] = [
     responses: { 200: EffectivePolicy },
     errors: [400, 401, 403, 500, 503],
   },
-  {
-    method: 'get',
-    path: '/apikeys',
-    operationId: 'listApiKeys',
-    summary: 'List API keys, without the keys themselves (admin)',
-    responses: { 200: ApiKeyList },
-    errors: [401, 403, 503],
-  },
-  {
-    method: 'post',
-    path: '/apikeys',
-    operationId: 'createApiKey',
-    summary: 'Create an API key; the answer is the only time the key is shown (admin)',
-    request: CreateApiKeyRequest,
-    responses: { 201: CreatedApiKey },
-    errors: [400, 401, 403, 409, 413, 503],
-  },
-  {
-    method: 'delete',
-    path: '/apikeys/{keyId}',
-    operationId: 'revokeApiKey',
-    summary: 'Revoke an API key (admin)',
-    responses: { 204: undefined },
-    errors: [400, 401, 403, 404, 409, 503],
-  },
+  ...keyOperations,
   {
     method: 'get',
     path: '/openapi.json',

@@ -4,7 +4,7 @@ import {
   ExitEvent,
   LogEvent,
   NamespaceQuery,
-  RunCancelAccepted,
+  CancelAccepted,
   RunEventsQuery,
   RunList,
   StartEvent,
@@ -40,7 +40,7 @@ export const runOperations: Operation[] = [
     operationId: 'cancelRun',
     summary: 'Cancel an invoke or exec in flight, attached or detached (SIGTERM, then SIGKILL)',
     query: NamespaceQuery.strict(),
-    responses: { 202: RunCancelAccepted },
+    responses: { 202: CancelAccepted },
     errors: [400, 401, 403, 404, 409, 503],
   },
 ];

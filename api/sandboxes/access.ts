@@ -1,5 +1,11 @@
 import type { Context } from 'hono';
-import { Annotations, type Sandbox, type SandboxSpec } from '../../core/index.ts';
+import type { z } from 'zod';
+import {
+  Annotations,
+  type PresentedSandbox as PresentedSandboxSchema,
+  type Sandbox,
+  type SandboxSpec,
+} from '../../core/index.ts';
 import { PolicyMalformedError } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import { HttpError, forbidden, notFound, policyViolation } from '../errors/index.ts';
@@ -68,7 +74,7 @@ export function recordActivity(deps: ApiDeps, sandbox: Sandbox): void {
 }
 
 /** A Sandbox as the API answers with it: also `sandboxId` (its name), `name` and `namespace` on top. */
-export type PresentedSandbox = Sandbox & { sandboxId: string; name: string; namespace: string };
+export type PresentedSandbox = z.input<typeof PresentedSandboxSchema>;
 
 /**
  * What the API returns for a Sandbox: the resource without server bookkeeping, plus the
@@ -84,8 +90,8 @@ export function present(sandbox: Sandbox): PresentedSandbox {
     apiVersion: sandbox.apiVersion,
     kind: sandbox.kind,
     metadata: {
-      name: metadata.name,
-      namespace: metadata.namespace,
+      name: metadata.name ?? '',
+      namespace: metadata.namespace ?? '',
       uid: metadata.uid,
       resourceVersion: metadata.resourceVersion,
       generation: metadata.generation,

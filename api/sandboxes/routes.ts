@@ -1,15 +1,7 @@
 import { Hono, type Context } from 'hono';
-import {
-  Annotations,
-  CreateSandboxRequest,
-  GROUP,
-  ListQuery,
-  SANDBOX_FINALIZER,
-  VERSION,
-  type Sandbox,
-} from '../../core/index.ts';
-import { badRequest, validationError } from '../errors/index.ts';
+import { Annotations, GROUP, SANDBOX_FINALIZER, VERSION, type Sandbox } from '../../core/index.ts';
 import type { ApiDeps } from '../deps.ts';
+import { route } from '../openapi/index.ts';
 import {
   admitCreate,
   canAccess,
@@ -18,6 +10,14 @@ import {
   requestNamespace,
   requireNamespace,
 } from './access.ts';
+import {
+  createSandbox,
+  deleteSandbox,
+  getSandbox,
+  listSandboxes,
+  resumeSandbox,
+  stopSandbox,
+} from './operations.ts';
 import { paginate } from './paginate.ts';
 import { watchSandboxes } from './watch.ts';
 
@@ -25,10 +25,8 @@ import { watchSandboxes } from './watch.ts';
 export function sandboxRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
 
-  app.post('/', async (c) => {
-    const parsed = CreateSandboxRequest.safeParse(await readJson(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
-    const { name, namespace: bodyNamespace, ...spec } = parsed.data;
+  route(app, createSandbox, async (c, { body }, reply) => {
+    const { name, namespace: bodyNamespace, ...spec } = body;
     const namespace = bodyNamespace ?? requestNamespace(c, deps);
     // createdBy comes from the authenticated caller, never from the request.
     const full = { ...spec, createdBy: c.var.caller.user };
@@ -42,15 +40,13 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
         spec: full,
       })
       .finally(() => releaseReservation(deps, namespace, name));
-    return c.json(present(sandbox), 201);
+    return reply.json(201, present(sandbox));
   });
 
-  app.get('/', async (c) => {
-    const query = ListQuery.safeParse(c.req.query());
-    if (!query.success) throw validationError(query.error);
-    const { mode, phase, limit } = query.data;
-    const namespace = query.data.namespace ?? deps.defaultNamespace;
-    if (query.data.watch === 'true') {
+  route(app, listSandboxes, async (c, { query }, reply) => {
+    const { mode, phase, limit } = query;
+    const namespace = query.namespace ?? deps.defaultNamespace;
+    if (query.watch === 'true') {
       if (deps.cache.list(namespace).length === 0) await requireNamespace(deps, namespace);
       return watchSandboxes(c, deps, { namespace, mode, phase });
     }
@@ -62,22 +58,23 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
         (s) =>
           (mode ? s.spec.mode === mode : true) && (phase ? (s.status?.phase ?? 'Pending') === phase : true),
       );
-    const page = paginate(visible, limit, query.data.continue);
-    return c.json({ items: page.items.map(present), continue: page.continue });
+    const page = paginate(visible, limit, query.continue);
+    return reply.json(200, { items: page.items.map(present), continue: page.continue });
   });
 
-  app.get('/:id', async (c) => c.json(present(await ownedSandbox(c, deps))));
+  route(app, getSandbox, async (c, _, reply) => reply.json(200, present(await ownedSandbox(c, deps))));
 
-  app.delete('/:id', async (c) => {
+  route(app, deleteSandbox, async (c, _, reply) => {
     const sandbox = await ownedSandbox(c, deps);
     await deps.sandboxes.delete(sandbox.metadata.namespace!, sandbox.metadata.name!);
-    return c.json(
-      { name: sandbox.metadata.name, namespace: sandbox.metadata.namespace, message: 'deletion started' },
-      202,
-    );
+    return reply.json(202, {
+      name: sandbox.metadata.name!,
+      namespace: sandbox.metadata.namespace!,
+      message: 'deletion started',
+    });
   });
 
-  const setStopped = (stopped: boolean) => async (c: Context) => {
+  const setStopped = async (c: Context, stopped: boolean) => {
     const sandbox = await ownedSandbox(c, deps);
     const updated: Sandbox = await deps.sandboxes.mergePatch(
       sandbox.metadata.namespace!,
@@ -91,10 +88,10 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
             spec: { stopped },
           },
     );
-    return c.json(present(updated), 202);
+    return present(updated);
   };
-  app.post('/:id/stop', setStopped(true));
-  app.post('/:id/resume', setStopped(false));
+  route(app, stopSandbox, async (c, _, reply) => reply.json(202, await setStopped(c, true)));
+  route(app, resumeSandbox, async (c, _, reply) => reply.json(202, await setStopped(c, false)));
 
   return app;
 }
@@ -112,13 +109,4 @@ export function releaseReservation(deps: ApiDeps, namespace: string, name: strin
     );
 }
 
-/** The JSON body, or a 400 that says it is not JSON (an empty body counts as `{}`). */
-export async function readJson(req: Request): Promise<unknown> {
-  const text = await req.text();
-  if (text.trim() === '') return {};
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    throw badRequest('request body is not valid JSON');
-  }
-}
+export { readJson } from '../openapi/index.ts';

@@ -1,8 +1,10 @@
 import { Hono } from 'hono';
-import { CreateSecretRequest, reservedSecretReason } from '../../core/index.ts';
-import { HttpError, notFound, policyViolation, validationError } from '../errors/index.ts';
+import { reservedSecretReason } from '../../core/index.ts';
+import { HttpError, notFound, policyViolation } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { readJson, requestNamespace } from '../sandboxes/index.ts';
+import { route } from '../openapi/index.ts';
+import { requestNamespace } from '../sandboxes/index.ts';
+import { createSecret, deleteSecret, listSecrets } from './operations.ts';
 
 /**
  * A user's own Secrets for `spec.credentials`: create (values write-only), list (names and
@@ -19,28 +21,26 @@ export function secretRoutes(deps: ApiDeps): Hono {
     return namespace;
   };
 
-  app.post('/', async (c) => {
-    const parsed = CreateSecretRequest.safeParse(await readJson(c.req.raw));
-    if (!parsed.success) {
-      // zod's issues name fields only, never the values it refused.
-      throw validationError(parsed.error);
-    }
-    const { name, data } = parsed.data;
+  // The hook's 400 names fields only, never the values zod refused.
+  route(app, createSecret, async (c, { body }, reply) => {
+    const { name, data } = body;
     const reserved = reservedSecretReason(name);
     if (reserved) throw new HttpError(400, 'reserved_name', `${reserved}: choose another name`);
     const namespace = await enabledNamespace(requestNamespace(c, deps));
     const created = await deps.secrets.create({ namespace, name, owner: c.var.caller.user, data });
-    return c.json(created, 201);
+    return reply.json(201, created);
   });
 
-  app.get('/', async (c) => {
+  route(app, listSecrets, async (c, _, reply) => {
     const namespace = await enabledNamespace(requestNamespace(c, deps));
     const caller = c.var.caller;
-    return c.json({ items: await deps.secrets.list(namespace, caller.isAdmin ? undefined : caller.user) });
+    return reply.json(200, {
+      items: await deps.secrets.list(namespace, caller.isAdmin ? undefined : caller.user),
+    });
   });
 
-  app.delete('/:secretName', async (c) => {
-    const name = c.req.param('secretName');
+  route(app, deleteSecret, async (c, _, reply) => {
+    const name = c.req.param('secretName') ?? '';
     const namespace = requestNamespace(c, deps);
     const missing = () => notFound(`secret ${name} not found in namespace ${namespace}`);
     await enabledNamespace(namespace);
@@ -48,7 +48,7 @@ export function secretRoutes(deps: ApiDeps): Hono {
     // Another user's Secret is as invisible as a missing one.
     if (!secret || (!c.var.caller.isAdmin && secret.owner !== c.var.caller.user)) throw missing();
     await deps.secrets.delete(namespace, name);
-    return c.body(null, 204);
+    return reply.empty(204);
   });
 
   return app;

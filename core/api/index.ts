@@ -5,3 +5,4 @@ export * from './secrets.ts';
 export * from './exec.ts';
 export * from './runs.ts';
 export * from './usage.ts';
+export * from './responses.ts';

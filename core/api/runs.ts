@@ -63,7 +63,3 @@ export const RunEventsQuery = z
       .meta({ description: 'Replay only the events after this id (the Last-Event-ID header says the same)' }),
   })
   .strict();
-
-export const RunCancelAccepted = z
-  .object({ invokeId: z.string(), status: z.literal('canceling') })
-  .meta({ id: 'RunCancelAccepted' });

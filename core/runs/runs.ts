@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { ConcurrencyExceeded } from '../api/responses.ts';
 
 export const RunKind = z.enum(['install', 'invoke', 'exec']);
 export type RunKind = z.infer<typeof RunKind>;
@@ -45,12 +46,7 @@ export type ExitEvent = z.infer<typeof ExitEvent>;
 export type ErrorEvent = z.infer<typeof ErrorEvent>;
 
 /** The 429 body when a sandbox is at its `maxConcurrentInvokes`. */
-export interface ConcurrencyExceededBody {
-  error: 'concurrency_exceeded';
-  limit: number;
-  inflight: number;
-  message: string;
-}
+export type ConcurrencyExceededBody = ConcurrencyExceeded;
 
 export const concurrencyExceeded = (limit: number, inflight: number): ConcurrencyExceededBody => ({
   error: 'concurrency_exceeded',

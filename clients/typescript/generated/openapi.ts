@@ -832,11 +832,6 @@ export interface components {
             droppedBytes: number;
             droppedEvents: number;
         };
-        RunCancelAccepted: {
-            invokeId: string;
-            /** @constant */
-            status: "canceling";
-        };
         CreateSecretRequest: {
             name: string;
             data: {
@@ -859,6 +854,29 @@ export interface components {
             groups?: string[];
             /** @default false */
             admin?: boolean;
+        };
+        ApiKey: {
+            id: string;
+            user: string;
+            /** @default [] */
+            groups?: string[];
+            /** @default false */
+            admin?: boolean;
+            createdAt: string;
+        };
+        ApiKeyList: {
+            items: components["schemas"]["ApiKey"][];
+        };
+        CreatedApiKey: {
+            id: string;
+            user: string;
+            /** @default [] */
+            groups?: string[];
+            /** @default false */
+            admin?: boolean;
+            createdAt: string;
+            /** @description The key itself: shown once, never again */
+            key: string;
         };
         ExecRequest: {
             command: string | string[];
@@ -939,171 +957,6 @@ export interface components {
             cgroup: boolean;
             /** @description With `?history=S`: the samples of the last S seconds */
             history?: components["schemas"]["UsageSample"][];
-        };
-        Policy: {
-            maxSandboxesPerUser?: number;
-            maxSandboxesTotal?: number;
-            maxCpu?: number | string;
-            maxMemory?: number | string;
-            maxStorage?: number | string;
-            maxEphemeralStorage?: number | string;
-            maxTimeout?: string;
-            maxIdleTimeout?: string;
-            allowedTemplates?: string[];
-            approvedRegistries?: string[];
-            maxAgentSandboxes?: number;
-            allowedAgentImages?: string[];
-            maxConcurrentInvokesPerSandbox?: number;
-            keepCloneSnapshots?: boolean;
-            allowedRuntimeClasses?: string[];
-            defaultRuntimeClass?: string;
-            allowRootSandboxes?: boolean;
-        };
-        StartEvent: {
-            invokeId: string;
-            startedAt: string;
-        };
-        LogEvent: {
-            /** @enum {string} */
-            stream: "stdout" | "stderr";
-            data: string;
-        };
-        ExitEvent: {
-            invokeId: string;
-            exitCode: number;
-            durationMs: number;
-            /** @enum {string} */
-            reason: "completed" | "canceled" | "timeout" | "error";
-        };
-        ErrorEvent: {
-            code: string;
-            message: string;
-        };
-        ConfigureRequest: {
-            /** @default [] */
-            files?: {
-                /** Format: starts_with */
-                path: string;
-                /** @description The file as text (UTF-8) */
-                content?: string;
-                /** @description The file as base64, for binary files */
-                contentBase64?: string;
-            }[];
-            /** @description An argv: the program, then its arguments */
-            entrypoint: string[];
-            /** @description An argv: the program, then its arguments */
-            installCommand?: string[];
-        };
-        ConfigureResult: {
-            installCommandHash: string;
-            installExitCode: number;
-            lastConfiguredAt: string;
-            entrypoint: string[];
-            maxConcurrentInvokes: number;
-            skipped: boolean;
-        };
-        CancelRequest: {
-            invokeId: string;
-        };
-        FileEntry: {
-            name: string;
-            path: string;
-            size: number;
-            isDir: boolean;
-            /** @enum {string} */
-            type: "file" | "dir" | "symlink";
-            /** @description Type and permission bits as `ls -l` writes them: `-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`; setuid, setgid and sticky as `s`/`S` and `t`/`T` in the execute slots */
-            mode: string;
-            /** @description Seconds since the epoch */
-            modifiedAt: number;
-        };
-        FileListing: {
-            path: string;
-            entries: components["schemas"]["FileEntry"][];
-        };
-        FileWritten: {
-            path: string;
-            size: number;
-            sha256: string;
-        };
-        FilePath: {
-            path: string;
-        };
-        FileOperation: {
-            /** @constant */
-            op: "mkdir";
-        } | {
-            /** @constant */
-            op: "move";
-            /** @description An absolute path inside /workspace */
-            to: string;
-        };
-        ArchiveExtracted: {
-            /** @description Files and links written */
-            files: number;
-            /** @description Bytes of the files written */
-            bytes: number;
-        };
-        ExecThrottled: {
-            /** @constant */
-            error: "concurrency_exceeded";
-            limit: number;
-            inflight: number;
-            message: string;
-        };
-        ExecCancelAccepted: {
-            invokeId: string;
-            /** @constant */
-            status: "canceling";
-        };
-        Template: {
-            name: string;
-            /** @enum {string} */
-            kind: "ClusterSandboxTemplate" | "SandboxTemplate";
-            /** @description The svc.io/description (or kubernetes.io/description) annotation; empty without */
-            description: string;
-            image: string;
-            resourceVersion: string;
-            /** @description The template's spec as stored */
-            spec: {
-                [key: string]: unknown;
-            };
-            /** @description Warm-pool members ready in the namespace for this template (SandboxWarmPools' readyReplicas): a create that fits one starts at once */
-            readyMembers: number;
-        };
-        TemplateList: {
-            templates: components["schemas"]["Template"][];
-        };
-        CurrentUser: {
-            /** @description The user name the API knows the caller by (owner of their sandboxes) */
-            sub: string;
-            /** @description The token's name claim; the user name without one */
-            name: string;
-            /** @description The token's email claim; null without one */
-            email: string | null;
-            groups: string[];
-            isAdmin: boolean;
-        };
-        PortList: {
-            ports: components["schemas"]["ForwardedPort"][];
-        };
-        TerminalTicket: {
-            /** @description Opaque; valid once, for this caller and this sandbox */
-            ticket: string;
-            /**
-             * Format: date-time
-             * @description 30 seconds after it was issued
-             */
-            expiresAt: string;
-        };
-        PreviewTicket: {
-            /** @description The preview path with `?ticket=`, relative to the API's host: open it in a browser. Its first GET answers 303 with the preview's cookie and the same URL without the ticket */
-            url: string;
-            /**
-             * Format: date-time
-             * @description 30 seconds after it was issued; the ticket is valid once
-             */
-            expiresAt: string;
         };
         Sandbox: {
             /** @description The sandbox’s id in API paths: its name */
@@ -1330,6 +1183,179 @@ export interface components {
             namespace: string;
             message: string;
         };
+        ConcurrencyExceeded: {
+            /** @constant */
+            error: "concurrency_exceeded";
+            limit: number;
+            inflight: number;
+            message: string;
+        };
+        CancelAccepted: {
+            invokeId: string;
+            /** @constant */
+            status: "canceling";
+        };
+        PolicyViolation: {
+            /** @constant */
+            error: "policy_violation";
+            violations: {
+                code: string;
+                message: string;
+            }[];
+        };
+        Policy: {
+            maxSandboxesPerUser?: number;
+            maxSandboxesTotal?: number;
+            maxCpu?: number | string;
+            maxMemory?: number | string;
+            maxStorage?: number | string;
+            maxEphemeralStorage?: number | string;
+            maxTimeout?: string;
+            maxIdleTimeout?: string;
+            allowedTemplates?: string[];
+            approvedRegistries?: string[];
+            maxAgentSandboxes?: number;
+            allowedAgentImages?: string[];
+            maxConcurrentInvokesPerSandbox?: number;
+            keepCloneSnapshots?: boolean;
+            allowedRuntimeClasses?: string[];
+            defaultRuntimeClass?: string;
+            allowRootSandboxes?: boolean;
+        };
+        StartEvent: {
+            invokeId: string;
+            startedAt: string;
+        };
+        LogEvent: {
+            /** @enum {string} */
+            stream: "stdout" | "stderr";
+            data: string;
+        };
+        ExitEvent: {
+            invokeId: string;
+            exitCode: number;
+            durationMs: number;
+            /** @enum {string} */
+            reason: "completed" | "canceled" | "timeout" | "error";
+        };
+        ErrorEvent: {
+            code: string;
+            message: string;
+        };
+        ConfigureRequest: {
+            /** @default [] */
+            files?: {
+                /** Format: starts_with */
+                path: string;
+                /** @description The file as text (UTF-8) */
+                content?: string;
+                /** @description The file as base64, for binary files */
+                contentBase64?: string;
+            }[];
+            /** @description An argv: the program, then its arguments */
+            entrypoint: string[];
+            /** @description An argv: the program, then its arguments */
+            installCommand?: string[];
+        };
+        ConfigureResult: {
+            installCommandHash: string;
+            installExitCode: number;
+            lastConfiguredAt: string;
+            entrypoint: string[];
+            maxConcurrentInvokes: number;
+            skipped: boolean;
+        };
+        CancelRequest: {
+            invokeId: string;
+        };
+        FileEntry: {
+            name: string;
+            path: string;
+            size: number;
+            isDir: boolean;
+            /** @enum {string} */
+            type: "file" | "dir" | "symlink";
+            /** @description Type and permission bits as `ls -l` writes them: `-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`; setuid, setgid and sticky as `s`/`S` and `t`/`T` in the execute slots */
+            mode: string;
+            /** @description Seconds since the epoch */
+            modifiedAt: number;
+        };
+        FileListing: {
+            path: string;
+            entries: components["schemas"]["FileEntry"][];
+        };
+        FileWritten: {
+            path: string;
+            size: number;
+            sha256: string;
+        };
+        FilePath: {
+            path: string;
+        };
+        FileOperation: {
+            /** @constant */
+            op: "mkdir";
+        } | {
+            /** @constant */
+            op: "move";
+            /** @description An absolute path inside /workspace */
+            to: string;
+        };
+        ArchiveExtracted: {
+            /** @description Files and links written */
+            files: number;
+            /** @description Bytes of the files written */
+            bytes: number;
+        };
+        Template: {
+            name: string;
+            /** @enum {string} */
+            kind: "ClusterSandboxTemplate" | "SandboxTemplate";
+            /** @description The svc.io/description (or kubernetes.io/description) annotation; empty without */
+            description: string;
+            image: string;
+            resourceVersion: string;
+            /** @description The template's spec as stored */
+            spec: {
+                [key: string]: unknown;
+            };
+            /** @description Warm-pool members ready in the namespace for this template (SandboxWarmPools' readyReplicas): a create that fits one starts at once */
+            readyMembers: number;
+        };
+        TemplateList: {
+            templates: components["schemas"]["Template"][];
+        };
+        CurrentUser: {
+            /** @description The user name the API knows the caller by (owner of their sandboxes) */
+            sub: string;
+            /** @description The token's name claim; the user name without one */
+            name: string;
+            /** @description The token's email claim; null without one */
+            email: string | null;
+            groups: string[];
+            isAdmin: boolean;
+        };
+        PortList: {
+            ports: components["schemas"]["ForwardedPort"][];
+        };
+        TerminalTicket: {
+            /** @description Opaque; valid once, for this caller and this sandbox */
+            ticket: string;
+            /**
+             * Format: date-time
+             * @description 30 seconds after it was issued
+             */
+            expiresAt: string;
+        };
+        PreviewTicket: {
+            /** @description The preview path with `?ticket=`, relative to the API's host: open it in a browser. Its first GET answers 303 with the preview's cookie and the same URL without the ticket */
+            url: string;
+            /**
+             * Format: date-time
+             * @description 30 seconds after it was issued; the ticket is valid once
+             */
+            expiresAt: string;
+        };
         AuditRecord: {
             id: string;
             time: string;
@@ -1348,14 +1374,6 @@ export interface components {
             items: components["schemas"]["AuditRecord"][];
             continue?: string;
         };
-        PolicyViolation: {
-            /** @constant */
-            error: "policy_violation";
-            violations: {
-                code: string;
-                message: string;
-            }[];
-        };
         StoredPolicies: {
             cluster?: components["schemas"]["Policy"];
             namespaces: {
@@ -1365,41 +1383,6 @@ export interface components {
         EffectivePolicy: {
             namespace: string;
             policy: components["schemas"]["Policy"];
-        };
-        ConcurrencyExceeded: {
-            /** @constant */
-            error: "concurrency_exceeded";
-            limit: number;
-            inflight: number;
-            message: string;
-        };
-        CancelAccepted: {
-            invokeId: string;
-            /** @constant */
-            status: "canceling";
-        };
-        ApiKey: {
-            id: string;
-            user: string;
-            /** @default [] */
-            groups?: string[];
-            /** @default false */
-            admin?: boolean;
-            createdAt: string;
-        };
-        ApiKeyList: {
-            items: components["schemas"]["ApiKey"][];
-        };
-        CreatedApiKey: {
-            id: string;
-            user: string;
-            /** @default [] */
-            groups?: string[];
-            /** @default false */
-            admin?: boolean;
-            createdAt: string;
-            /** @description The key itself: shown once, never again */
-            key: string;
         };
         OpenApiDocument: {
             [key: string]: unknown;
@@ -3942,7 +3925,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExecThrottled"] | components["schemas"]["Error"];
+                    "application/json": components["schemas"]["ConcurrencyExceeded"] | components["schemas"]["Error"];
                 };
             };
             /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
@@ -3997,7 +3980,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["ExecCancelAccepted"];
+                    "application/json": components["schemas"]["CancelAccepted"];
                 };
             };
             /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
@@ -4404,7 +4387,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RunCancelAccepted"];
+                    "application/json": components["schemas"]["CancelAccepted"];
                 };
             };
             /** @description Invalid request: a parameter or body field is malformed (`fields` names each) */
