@@ -11,7 +11,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: [
-            '{core,kube,telemetry,operator,webhook,api,sandboxd,devnode,cmd,cli,mcp}/**/*.test.ts',
+            '{core,kube,telemetry,operator,webhook,api,sandboxd,devnode,cmd,cli,mcp,egress}/**/*.test.ts',
             'clients/typescript/**/*.test.ts',
           ],
           testTimeout: 60_000,

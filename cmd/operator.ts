@@ -58,6 +58,15 @@ const Config = z.object({
     .default(DEFAULT_EGRESS.internetExcept.join(','))
     .transform(list)
     .pipe(z.array(z.cidrv4()).min(1)),
+  /**
+   * The egress gateway's proxy URL given to `allowlist` sandboxes (the chart's Service, such
+   * as http://svc-egress.svc-system.svc:3128); unset: they reach only DNS.
+   */
+  'networking.egressGateway.url': z.url({ protocol: /^http$/ }).optional(),
+  'networking.egressGateway.port': z.coerce.number().int().min(1).max(65535).default(3128),
+  'networking.egressGateway.podLabels': labels(
+    'app.kubernetes.io/name=svc,app.kubernetes.io/component=egress',
+  ),
   'snapshot-wait-seconds': z.coerce.number().int().positive().default(300),
   'max-restarts': z.coerce.number().int().positive().default(5),
   /** sandboxd's buffer of each run's events (docs/api.md, runs), and how long an ended run stays readable. */
@@ -115,6 +124,15 @@ export async function main(argv: string[]): Promise<number> {
       egress: {
         dns: { namespace: config['networking.dnsNamespace'], podLabels: config['networking.dnsPodLabels'] },
         internetExcept: config['networking.internetExcept'],
+        ...(config['networking.egressGateway.url']
+          ? {
+              gateway: {
+                proxyUrl: config['networking.egressGateway.url'],
+                port: config['networking.egressGateway.port'],
+                podLabels: config['networking.egressGateway.podLabels'],
+              },
+            }
+          : {}),
       },
       apiNamespace: config['service-namespace'],
       apiPodLabels: config['api-pod-labels'],

@@ -8,6 +8,7 @@ const commands: Record<string, () => Promise<{ main: (argv: string[]) => Promise
   webhook: () => import('./webhook.ts'),
   operator: () => import('./operator.ts'),
   devnode: () => import('./devnode.ts'),
+  egress: () => import('./egress.ts'),
 };
 
 const FILE_ERRORS = new Set(['ENOENT', 'EACCES', 'EISDIR', 'ENOTDIR', 'EPERM']);

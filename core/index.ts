@@ -7,3 +7,4 @@ export * from './runs/index.ts';
 export * from './sse/index.ts';
 export * from './agent/index.ts';
 export * from './sandboxd/index.ts';
+export * from './egress/index.ts';

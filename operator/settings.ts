@@ -10,6 +10,12 @@ export interface EgressSettings {
    * private and link-local ranges (the cloud metadata address 169.254.169.254 included).
    */
   internetExcept: string[];
+  /**
+   * The egress gateway (`svc egress`), the only way out of an `allowlist` sandbox besides
+   * DNS: its Pods (in the service namespace, by label), its port, and the proxy URL the
+   * sandboxes are given. Unset: an `allowlist` sandbox reaches nothing but DNS.
+   */
+  gateway?: { podLabels: Record<string, string>; port: number; proxyUrl: string };
 }
 
 /** What the operator is told, parsed once in `cmd/operator.ts`. */

@@ -8,7 +8,7 @@ import type { AdmissionRequest, Verdict } from './review.ts';
  * override). An update that changes none of them (stop, resume, an annotation, the
  * operator's finalizer) is not governed, and reads nothing.
  */
-export const GOVERNED_FIELDS = ['image', 'resources', 'timeout', 'idleTimeout', 'ports'] as const;
+export const GOVERNED_FIELDS = ['image', 'resources', 'timeout', 'idleTimeout', 'ports', 'network'] as const;
 
 /**
  * Governance for direct CR writes (kubectl, GitOps): the same rules and the same quota

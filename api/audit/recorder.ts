@@ -1,10 +1,9 @@
 import { CoreV1Api, type CoreV1Event, type KubeConfig } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
-import type { Sandbox } from '../../core/index.ts';
+import { AuditAnnotations, type Sandbox } from '../../core/index.ts';
 import { mergePatch } from '../../kube/index.ts';
 
-/** Annotations on every Event svc writes, so the audit view keeps working after a sandbox is gone. */
-export const AuditAnnotations = { actor: 'svc.io/actor', owner: 'svc.io/owner' } as const;
+export { AuditAnnotations };
 
 export interface AuditEntry {
   sandbox: Sandbox;

@@ -1,6 +1,6 @@
 import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { Hono } from 'hono';
-import { AuditQuery } from '../../core/index.ts';
+import { AuditQuery, EgressReasons } from '../../core/index.ts';
 import { validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { requireNamespace } from '../sandboxes/index.ts';
@@ -49,6 +49,7 @@ export function auditRoutes(deps: ApiDeps): Hono {
     const since = q.since ? Date.parse(q.since) : 0;
     const records = list.items
       .filter((e) => caller.isAdmin || ownerOf(e, deps) === caller.user)
+      .filter((e) => q.category !== 'egress' || EGRESS_REASONS.has(e.reason ?? ''))
       // Event times have second resolution; within a second, the resourceVersion (which
       // etcd hands out in increasing order) says which was written last.
       .sort(
@@ -67,6 +68,8 @@ export function auditRoutes(deps: ApiDeps): Hono {
   });
   return app;
 }
+
+const EGRESS_REASONS = new Set<string>(Object.values(EgressReasons));
 
 /**
  * Whose Event it is: the owner recorded on it, else the owner of the sandbox it is about,

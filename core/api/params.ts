@@ -63,6 +63,11 @@ export const ListQuery = NamespaceQuery.extend({
 export const AuditQuery = NamespaceQuery.extend({
   sandbox: SandboxName.optional(),
   reason: EventReason.optional(),
+  /** `egress`: only the egress gateway's records (`EgressAllowed`, `EgressDenied`). */
+  category: z
+    .enum(['egress'])
+    .optional()
+    .describe("egress: only the egress gateway's records (reasons EgressAllowed and EgressDenied)"),
   since: z.iso.datetime({ offset: true }).optional(),
   limit: z.coerce.number().int().min(1).max(1000).default(100),
   continue: z.string().max(1024).optional(),

@@ -1,6 +1,7 @@
 import { exceedsCap } from './duration.ts';
 import type { Policy } from './policy.ts';
 import { compareQuantities, parseQuantity } from './quantity.ts';
+import { checkEgress } from './egress.ts';
 import { checkIsolation } from './runtime.ts';
 import type { Violation } from './violations.ts';
 import { imageAllowed, parseTemplateLabel, templateAllowed, templateLabel } from './match.ts';
@@ -28,6 +29,12 @@ export interface Candidate {
   hostUsers?: boolean;
   /** The template runs the sandbox's processes as root (`runAsUser: 0`). */
   runAsRoot?: boolean;
+  /** The template's `network.egress`; absent: `internet`. */
+  egress?: 'none' | 'internet' | 'all' | 'allowlist';
+  /** The template's `network.allowedHosts`. */
+  templateAllowedHosts?: string[];
+  /** The Sandbox's own `network.allowedHosts`, which may only narrow the template's. */
+  sandboxAllowedHosts?: string[];
 }
 
 /** What the cluster's nodes can do, as the installer says (`node.*` settings). */
@@ -70,6 +77,7 @@ export function checkCreate(
   const v: Violation[] = [];
   const add = (code: Violation['code'], message: string) => v.push({ code, message });
   v.push(...checkIsolation(policy, c, nodes));
+  v.push(...checkEgress(policy, c));
   const template = { kind: c.templateKind, name: c.templateName };
   if (policy.allowedTemplates && !templateAllowed(policy.allowedTemplates, template)) {
     add(

@@ -6,6 +6,7 @@ export { checkCreate, checkConfigure, isCounted, resolveMaxConcurrentInvokes } f
 export type { Candidate, Counts, NodeAbilities } from './check.ts';
 export { TEMPLATE_ENTRY, imageAllowed, parseTemplateLabel, templateAllowed, templateLabel } from './match.ts';
 export { effectiveRuntimeClass } from './runtime.ts';
+export { checkEgress } from './egress.ts';
 export { checkConfigureLimits, CONFIGURE_LIMITS } from './limits.ts';
 export { policyViolationBody } from './violations.ts';
 export type { Violation, ViolationCode, PolicyViolationBody } from './violations.ts';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AllowedHosts } from '../egress/index.ts';
 import { isDuration } from './duration.ts';
 import { TEMPLATE_ENTRY } from './match.ts';
 import { isQuantity } from './quantity.ts';
@@ -63,6 +64,12 @@ export const Policy = z
      * a sandbox of such a template is refused (`root_sandbox_not_allowed`).
      */
     allowRootSandboxes: z.boolean().optional(),
+    /**
+     * The hosts sandboxes of the namespace may ever reach, a ceiling over templates and
+     * Sandboxes: set, a sandbox whose effective `allowedHosts` has an entry outside it, or
+     * whose template's egress is `internet` or `all`, is refused (`egress_host_not_allowed`).
+     */
+    allowedEgressHosts: AllowedHosts.optional(),
   })
   .meta({ id: 'Policy' });
 export type Policy = z.infer<typeof Policy>;

@@ -19,7 +19,8 @@ export type ViolationCode =
   | 'namespace_not_enabled'
   | 'runtime_class_not_allowed'
   | 'user_namespaces_unavailable'
-  | 'root_sandbox_not_allowed';
+  | 'root_sandbox_not_allowed'
+  | 'egress_host_not_allowed';
 
 export interface Violation {
   code: ViolationCode;

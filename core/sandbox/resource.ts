@@ -59,6 +59,12 @@ export const Annotations = {
  */
 export const SANDBOX_FINALIZER = 'svc.io/finalizer';
 
+/**
+ * Annotations on every audit Event svc writes (the API's and the egress gateway's), so the
+ * audit view keeps working after a sandbox is gone.
+ */
+export const AuditAnnotations = { actor: 'svc.io/actor', owner: 'svc.io/owner' } as const;
+
 export const Labels = {
   sandbox: 'svc.io/sandbox',
   mode: 'svc.io/mode',

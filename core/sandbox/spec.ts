@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { AllowedHosts } from '../egress/index.ts';
 import { Argv, ComputeResources, Duration, EnvList, Quantity, RuntimeClassName } from './primitives.ts';
 import { SandboxPod } from './resource.ts';
 
@@ -181,6 +182,14 @@ export const SandboxSpec = z
     runtimeClassName: RuntimeClassName.optional().describe(
       "RuntimeClass of the sandbox's Pod instead of the template's; allowed only when it is in the governance policy's allowedRuntimeClasses. Immutable",
     ),
+    network: z
+      .object({
+        allowedHosts: AllowedHosts.optional().describe(
+          "Hosts this sandbox may reach, each inside an entry of its template's allowedHosts (the template's egress must be allowlist): a Sandbox narrows its template's list, never widens it. The template's list when unset",
+        ),
+      })
+      .optional()
+      .describe("This sandbox's egress within its template's"),
     harness: z
       .object({ agent: AgentHarness.optional() })
       .optional()

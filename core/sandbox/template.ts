@@ -1,11 +1,14 @@
 import { z } from 'zod';
+import { AllowedHosts } from '../egress/index.ts';
 import { Argv, ComputeResources, Duration, EnvList, Quantity, RuntimeClassName } from './primitives.ts';
 
 /**
  * Egress a template's sandboxes get: `none` (DNS only), `internet` (public addresses,
- * not the cluster's private ranges) or `all`.
+ * not the cluster's private ranges), `all`, or `allowlist` (only the host names of
+ * `allowedHosts`, through the egress gateway).
  */
-export const Egress = z.enum(['none', 'internet', 'all']);
+export const Egress = z.enum(['none', 'internet', 'all', 'allowlist']);
+export type Egress = z.infer<typeof Egress>;
 
 /** The user sandbox processes run as unless the template names one: never root by default. */
 export const DEFAULT_RUN_AS = 1000;
@@ -67,11 +70,28 @@ export const SandboxTemplateSpec = z
     network: z
       .object({
         egress: Egress.default('internet').describe(
-          'none (DNS only), internet (public addresses, not the cluster private ranges) or all',
+          'none (DNS only), internet (public addresses, not the cluster private ranges), all, or allowlist (only the host names of allowedHosts, through the egress gateway)',
+        ),
+        allowedHosts: AllowedHosts.optional().describe(
+          'With egress: allowlist, the hosts the sandboxes may reach: exact names (pypi.org), *. and a name for every name below it (*.pythonhosted.org), each with an optional :port (api.example.com:443; any port without one). None when unset',
         ),
       })
-      .optional()
-      .describe('Network access of the sandboxes'),
+      // The same rule in the API (zod) and the CRD (CEL): a list is never silently ignored.
+      .refine((n) => n.allowedHosts === undefined || n.egress === 'allowlist', {
+        message: 'allowedHosts needs egress: allowlist',
+        path: ['allowedHosts'],
+      })
+      .meta({
+        description: 'Network access of the sandboxes',
+        'x-kubernetes-validations': [
+          {
+            rule: "!has(self.allowedHosts) || self.egress == 'allowlist'",
+            message: 'allowedHosts needs egress: allowlist',
+            fieldPath: '.allowedHosts',
+          },
+        ],
+      })
+      .optional(),
     agent: z
       .object({
         maxConcurrentInvokes: z

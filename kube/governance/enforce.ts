@@ -252,6 +252,10 @@ export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | u
   if (spec.runtimeClassName !== undefined) candidate.runtimeClassOverride = spec.runtimeClassName;
   if (template?.runtimeClassName !== undefined) candidate.templateRuntimeClass = template.runtimeClassName;
   if (template?.hostUsers !== undefined) candidate.hostUsers = template.hostUsers;
+  if (template?.network?.egress !== undefined) candidate.egress = template.network.egress;
+  if (template?.network?.allowedHosts !== undefined)
+    candidate.templateAllowedHosts = template.network.allowedHosts;
+  if (spec.network?.allowedHosts !== undefined) candidate.sandboxAllowedHosts = spec.network.allowedHosts;
   return candidate;
 }
 

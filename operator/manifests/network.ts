@@ -61,12 +61,25 @@ export function networkPolicy(
     ],
   };
   const egress = template.network?.egress ?? 'internet';
+  const gateway = (settings.egress ?? DEFAULT_EGRESS).gateway;
+  // allowlist: DNS and the gateway's Pods only, so a connection that skips the proxy (to an
+  // address, or a tool that ignores HTTP_PROXY) goes nowhere.
+  const viaGateway: V1NetworkPolicyEgressRule[] = gateway
+    ? [
+        {
+          to: [{ namespaceSelector: ownNamespace, podSelector: { matchLabels: gateway.podLabels } }],
+          ports: [{ protocol: 'TCP', port: gateway.port }],
+        },
+      ]
+    : [];
   const egressRules: V1NetworkPolicyEgressRule[] =
     egress === 'all'
       ? [{}]
       : egress === 'none'
         ? [dns]
-        : [dns, { to: [{ ipBlock: { cidr: '0.0.0.0/0', except: internetExcept } }] }];
+        : egress === 'allowlist'
+          ? [dns, ...viaGateway]
+          : [dns, { to: [{ ipBlock: { cidr: '0.0.0.0/0', except: internetExcept } }] }];
   const spec: V1NetworkPolicy['spec'] = {
     podSelector: { matchLabels: { [Labels.sandbox]: name } },
     policyTypes: ['Ingress', 'Egress'],

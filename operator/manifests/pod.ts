@@ -66,8 +66,31 @@ function environment(
   // sandboxd's settings are its own: a name of theirs from the template, the sandbox or a
   // credential (refused at admission; a Sandbox older than that rule may still carry one)
   // is dropped, so that e.g. SANDBOXD_TOKEN cannot replace the token file.
-  const own = [...byName.values()].filter((e) => !e.name.startsWith(SANDBOXD_ENV_PREFIX));
-  return [...own, ...sandboxd];
+  const proxy = proxyEnvironment(template, settings);
+  const ours = new Set(proxy.map((e) => e.name));
+  const own = [...byName.values()].filter(
+    (e) => !e.name.startsWith(SANDBOXD_ENV_PREFIX) && !ours.has(e.name),
+  );
+  return [...own, ...proxy, ...sandboxd];
+}
+
+/**
+ * An `allowlist` sandbox's way out: the gateway as its HTTP and HTTPS proxy, in both the
+ * upper- and lower-case spellings tools read (curl reads only `http_proxy` in lower case),
+ * and never for the sandbox itself. These win over a template's or Sandbox's own.
+ */
+function proxyEnvironment(template: SandboxTemplateSpec, settings: OperatorSettings): V1EnvVar[] {
+  const gateway = settings.egress?.gateway;
+  if (template.network?.egress !== 'allowlist' || !gateway) return [];
+  const values = {
+    HTTP_PROXY: gateway.proxyUrl,
+    HTTPS_PROXY: gateway.proxyUrl,
+    NO_PROXY: 'localhost,127.0.0.1,::1',
+  };
+  return Object.entries(values).flatMap(([name, value]) => [
+    { name, value },
+    { name: name.toLowerCase(), value },
+  ]);
 }
 
 /**

@@ -740,6 +740,11 @@ export interface components {
             };
             /** @description RuntimeClass of the sandbox's Pod instead of the template's; allowed only when it is in the governance policy's allowedRuntimeClasses. Immutable */
             runtimeClassName?: string;
+            /** @description This sandbox's egress within its template's */
+            network?: {
+                /** @description Hosts this sandbox may reach, each inside an entry of its template's allowedHosts (the template's egress must be allowlist): a Sandbox narrows its template's list, never widens it. The template's list when unset */
+                allowedHosts?: string[];
+            };
             /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
             harness?: {
                 /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
@@ -1078,6 +1083,11 @@ export interface components {
                 };
                 /** @description RuntimeClass of the sandbox's Pod instead of the template's; allowed only when it is in the governance policy's allowedRuntimeClasses. Immutable */
                 runtimeClassName?: string;
+                /** @description This sandbox's egress within its template's */
+                network?: {
+                    /** @description Hosts this sandbox may reach, each inside an entry of its template's allowedHosts (the template's egress must be allowlist): a Sandbox narrows its template's list, never widens it. The template's list when unset */
+                    allowedHosts?: string[];
+                };
                 /** @description Harnesses of the sandbox modes; agent applies to mode: agent */
                 harness?: {
                     /** @description The agent harness: what configure installs and invoke runs (mode: agent) */
@@ -1221,6 +1231,7 @@ export interface components {
             allowedRuntimeClasses?: string[];
             defaultRuntimeClass?: string;
             allowRootSandboxes?: boolean;
+            allowedEgressHosts?: string[];
         };
         StartEvent: {
             invokeId: string;
@@ -2815,6 +2826,7 @@ export interface operations {
                 namespace?: string;
                 sandbox?: string;
                 reason?: string;
+                category?: "egress";
                 since?: string;
                 limit?: number;
                 continue?: string;
