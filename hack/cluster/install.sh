@@ -120,10 +120,10 @@ echo "$digest" >"$state/installed-image"
 
 # --- Pods Ready ------------------------------------------------------------------------------
 for d in webhook operator api; do
-  if ! k -n "$namespace" rollout status "deployment/$release-$d" --timeout=300s >/dev/null 2>&1; then
+  if ! k -n "$namespace" rollout status "deployment/$release-$d" --timeout=600s >/dev/null 2>&1; then
     k -n "$namespace" get pods -o wide >&2 || true
     k -n "$namespace" describe pods -l "app.kubernetes.io/component=$d" | tail -n 30 >&2 || true
-    die "deployment $release-$d not Ready in 300s (k -n $namespace logs deploy/$release-$d)"
+    die "deployment $release-$d not Ready in 600s (k -n $namespace logs deploy/$release-$d)"
   fi
   phase "$release-$d Ready: $(k -n "$namespace" get pods -l "app.kubernetes.io/component=$d" \
     -o go-template='{{range .items}}{{.metadata.name}}@{{.spec.nodeName}} {{end}}')"
