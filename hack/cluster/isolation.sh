@@ -145,10 +145,10 @@ isolation_smoke() {
       "    - { name: main, image: localhost/svc/busybox:latest, imagePullPolicy: Never, args: [-c, 'exec sleep 2147483647'] }"
     iso_pod iso-bomb "$nn" "" \
       "    - name: main
-        image: localhost/svc/busybox:latest
-        imagePullPolicy: Never
-        args: [-c, 'b() { b | b & }; b; exec sleep 2147483647']
-        resources: { limits: { cpu: '1', memory: 512Mi } }"
+      image: localhost/svc/busybox:latest
+      imagePullPolicy: Never
+      args: [-c, 'b() { b | b & }; b; exec sleep 2147483647']
+      resources: { limits: { cpu: '1', memory: 512Mi } }"
     wait_for "Pod iso-peer Running" 60 iso_running iso-peer
     wait_for "Pod iso-bomb Running" 60 iso_running iso-bomb
     uid=$(k get pod iso-bomb -o 'jsonpath={.metadata.uid}')
@@ -174,10 +174,10 @@ isolation_smoke() {
     t0=$(date +%s.%N)
     iso_pod iso-disk "$nn" "  restartPolicy: Never" \
       "    - name: main
-        image: localhost/svc/busybox:latest
-        imagePullPolicy: Never
-        args: [-c, 'busybox dd if=/dev/zero of=/fill bs=1M count=64 2>/dev/null; exec sleep 2147483647']
-        resources: { limits: { ephemeral-storage: 20Mi } }"
+      image: localhost/svc/busybox:latest
+      imagePullPolicy: Never
+      args: [-c, 'busybox dd if=/dev/zero of=/fill bs=1M count=64 2>/dev/null; exec sleep 2147483647']
+      resources: { limits: { ephemeral-storage: 20Mi } }"
     wait_for "Pod iso-disk evicted ($state/kubectl describe pod iso-disk; $state/logs/kubelet-$nn.log)" 180 \
       sh -c "[ \"\$('$state/kubectl' get pod iso-disk -o 'jsonpath={.status.reason}')\" = Evicted ]"
     t1=$(date +%s.%N)
