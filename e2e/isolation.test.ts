@@ -167,7 +167,7 @@ describe('untrusted code on a real cluster', () => {
     expect(await ready()).toMatchObject({
       status: 'False',
       reason: 'Evicted',
-      message: expect.stringMatching(KUBELET),
+      message: expect.stringMatching(KUBELET) as string,
     });
     expect(sandbox.status?.message).toMatch(
       /^the kubelet evicted the sandbox Pod: Pod ephemeral local storage usage exceeds the total limit of containers 64Mi\.; resume the sandbox to start it again$/,
@@ -184,7 +184,7 @@ describe('untrusted code on a real cluster', () => {
     expect(evicted).toHaveLength(1);
     expect(evicted[0]).toMatchObject({ type: 'Warning', message: sandbox.status?.message });
     // The Pod stays, ended: Succeeded (sandboxd exits 0 on the kubelet's SIGTERM) or Failed.
-    const pod = await core.readNamespacedPod({ name: sandbox.status!.podName!, namespace });
+    const pod = await core.readNamespacedPod({ name: sandbox.status.podName!, namespace });
     expect(['Succeeded', 'Failed']).toContain(pod.status?.phase);
     console.log(`evicted sandbox Pod: phase ${pod.status?.phase}, reason ${pod.status?.reason ?? '(none)'}`);
   }, 240_000);

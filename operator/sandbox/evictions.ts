@@ -35,7 +35,7 @@ export function evictionSeen(pass: Pass, pod: V1Pod): EvictionSeen {
 
 function when(e: CoreV1Event): number {
   const t = e.lastTimestamp ?? e.eventTime ?? e.firstTimestamp ?? e.metadata.creationTimestamp;
-  return t ? new Date(t as Date | string).getTime() : 0;
+  return t ? new Date(t).getTime() : 0;
 }
 
 /** The sandbox an eviction Event is about: that of the cached Pod of its name and uid. */

@@ -145,6 +145,7 @@ describe('eviction', () => {
           name,
         })) as Sandbox
       ).status?.conditions?.find((c) => c.type === 'Ready');
+    // By reason: the list comes in name order, and Event names are generated.
     const sandboxEvents = async (name: string) =>
       (
         await ns.core.listNamespacedEvent({
@@ -153,7 +154,8 @@ describe('eviction', () => {
         })
       ).items
         .filter((e) => e.type === 'Warning')
-        .map((e) => [e.reason, e.message]);
+        .map((e) => [e.reason, e.message])
+        .sort();
 
     await Promise.all([
       createSandbox(ns, 'late', { templateRef: { name: template } }),
@@ -191,8 +193,8 @@ describe('eviction', () => {
     await expect
       .poll(() => sandboxEvents('late'), { timeout: 10_000 })
       .toEqual([
-        ['PodEnded', `${PLAIN}; resume the sandbox to start it again`],
         ['Evicted', EVICTED],
+        ['PodEnded', `${PLAIN}; resume the sandbox to start it again`],
       ]);
     await expect.poll(() => sandboxEvents('early'), { timeout: 10_000 }).toEqual([['Evicted', EVICTED]]);
 
