@@ -1,13 +1,13 @@
 // Untrusted code on a real cluster (issue 33), through the public API: user code runs as the
 // template's user, cannot read sandboxd's token nor signal it, a fork bomb stays in its Pod
-// (kubelet's podPidsLimit) while another sandbox answers, and a gVisor template's sandbox runs
-// on gVisor's kernel. (A disk fill past the limit is evicted by the kubelet — `make cluster`'s smoke
-// check — but the sandbox Pod then often ends as Succeeded, not Failed/Evicted, and the sandbox
-// does not say so yet: see issue 33's note.) The template the tests need is written with the admin kubeconfig (a platform team's
-// step, not the subject), named for this run, and deleted after.
-import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
+// (kubelet's podPidsLimit) while another sandbox answers, a disk fill past the template's
+// ephemeral-storage limit ends with the sandbox saying the kubelet evicted it and why, and a
+// gVisor template's sandbox runs on gVisor's kernel. The templates the tests need are written
+// with the admin kubeconfig (a platform team's step, not the subject), named for this run, and
+// deleted after; so is the Event check (what `kubectl describe sandbox` shows).
+import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NotFoundError } from '../clients/typescript/index.ts';
+import { ForbiddenError, NotFoundError } from '../clients/typescript/index.ts';
 import { e2eEnv, sandboxName, svcClient } from './support/index.ts';
 
 const alice = svcClient('alice');
@@ -18,13 +18,17 @@ const gvisor = sandboxName('e2e-iso-gvisor');
 const gvisorAgent = sandboxName('e2e-iso-gvagent');
 const gvisorClone = sandboxName('e2e-iso-gvclone');
 const gvisorTemplate = sandboxName('e2e-gvisor');
-const sandboxes = [code, agent, bomb, gvisor, gvisorAgent];
+const disk = sandboxName('e2e-iso-disk');
+const diskTemplate = sandboxName('e2e-disk');
+const usernsTemplate = sandboxName('e2e-userns');
+const sandboxes = [code, agent, bomb, gvisor, gvisorAgent, disk];
 
-function custom(): CustomObjectsApi {
+function admin(): KubeConfig {
   const kc = new KubeConfig();
   kc.loadFromFile(e2eEnv().kubeconfig);
-  return kc.makeApiClient(CustomObjectsApi);
+  return kc;
 }
+const custom = () => admin().makeApiClient(CustomObjectsApi);
 
 const template = (name: string, spec: Record<string, unknown>) => ({
   apiVersion: 'svc.io/v1alpha1',
@@ -45,6 +49,15 @@ beforeAll(async () => {
       ...templates,
       body: template(gvisorTemplate, { runtimeClassName: 'gvisor' }),
     }),
+    // 64Mi of the container's own filesystem (the workspace is a claim, not counted).
+    custom().createClusterCustomObject({
+      ...templates,
+      body: template(diskTemplate, { resources: { limits: { 'ephemeral-storage': '64Mi' } } }),
+    }),
+    custom().createClusterCustomObject({
+      ...templates,
+      body: template(usernsTemplate, { hostUsers: false }),
+    }),
   ]);
   await Promise.all([
     alice.createSandbox({ name: code, mode: 'code', templateRef: { name: 'default' } }),
@@ -52,6 +65,7 @@ beforeAll(async () => {
     alice.createSandbox({ name: bomb, mode: 'code', templateRef: { name: 'default' } }),
     alice.createSandbox({ name: gvisor, mode: 'code', templateRef: { name: gvisorTemplate } }),
     alice.createSandbox({ name: gvisorAgent, mode: 'agent', templateRef: { name: gvisorTemplate } }),
+    alice.createSandbox({ name: disk, mode: 'code', templateRef: { name: diskTemplate } }),
   ]);
   await Promise.all(sandboxes.map((n) => alice.waitForPhase(n, 'Running', { timeoutMs: 300_000 })));
 }, 420_000);
@@ -64,7 +78,7 @@ afterAll(async () => {
       }),
     ),
   );
-  for (const name of [gvisorTemplate])
+  for (const name of [gvisorTemplate, diskTemplate, usernsTemplate])
     await custom()
       .deleteClusterCustomObject({ ...templates, name })
       .catch(() => undefined);
@@ -132,6 +146,70 @@ describe('untrusted code on a real cluster', () => {
     times.sort((x, y) => x - y);
     expect(times[2], `exec times ${times.map((t) => Math.round(t)).join(', ')} ms`).toBeLessThan(2_000);
   }, 120_000);
+
+  it('a disk fill past the ephemeral-storage limit: the sandbox says the kubelet evicted it, and why', async () => {
+    // 128 MiB outside /workspace, past the Pod's 64Mi (sandboxd's container; the init
+    // container's 64Mi does not add up). The kubelet notices on its next housekeeping pass.
+    const fill = await sh(
+      disk,
+      'dd if=/dev/zero of=/tmp/fill bs=1M count=128 2>&1 | tail -n 1; sync; echo done',
+    );
+    expect(fill).toMatchObject({ exitCode: 0, stdout: expect.stringMatching(/done\n$/) as string });
+
+    const KUBELET = /^Pod ephemeral local storage usage exceeds the total limit of containers 64Mi\.$/;
+    const ready = async () =>
+      (await alice.getSandbox(disk)).status?.conditions?.find((c) => c.type === 'Ready');
+    await expect
+      .poll(async () => (await ready())?.reason, { timeout: 180_000, interval: 1_000 })
+      .toBe('Evicted');
+    const sandbox = await alice.getSandbox(disk);
+    expect(sandbox.status?.phase).toBe('Error');
+    expect(await ready()).toMatchObject({
+      status: 'False',
+      reason: 'Evicted',
+      message: expect.stringMatching(KUBELET) as string,
+    });
+    expect(sandbox.status?.message).toMatch(
+      /^the kubelet evicted the sandbox Pod: Pod ephemeral local storage usage exceeds the total limit of containers 64Mi\.; resume the sandbox to start it again$/,
+    );
+
+    // What kubectl describe shows: a Warning Event Evicted on the Sandbox, with the kubelet's words.
+    const core = admin().makeApiClient(CoreV1Api);
+    const namespace = sandbox.metadata?.namespace ?? 'default';
+    const events = await core.listNamespacedEvent({
+      namespace,
+      fieldSelector: `involvedObject.kind=Sandbox,involvedObject.name=${disk}`,
+    });
+    const evicted = events.items.filter((e) => e.reason === 'Evicted');
+    expect(evicted).toHaveLength(1);
+    expect(evicted[0]).toMatchObject({ type: 'Warning', message: sandbox.status?.message });
+    // The Pod stays, ended: Succeeded (sandboxd exits 0 on the kubelet's SIGTERM) or Failed.
+    const pod = await core.readNamespacedPod({ name: sandbox.status.podName!, namespace });
+    expect(['Succeeded', 'Failed']).toContain(pod.status?.phase);
+    console.log(`evicted sandbox Pod: phase ${pod.status?.phase}, reason ${pod.status?.reason ?? '(none)'}`);
+  }, 240_000);
+
+  it('hostUsers: false is refused with a clear message: this cluster’s containerd 1.6 has no user namespaces', async () => {
+    const refused = await alice
+      .createSandbox({
+        name: sandboxName('e2e-iso-userns'),
+        mode: 'code',
+        templateRef: { name: usernsTemplate },
+      })
+      .then(
+        () => undefined,
+        (err: unknown) => err,
+      );
+    expect(refused).toBeInstanceOf(ForbiddenError);
+    expect((refused as ForbiddenError).status).toBe(403);
+    expect((refused as ForbiddenError).violations).toEqual([
+      {
+        code: 'user_namespaces_unavailable',
+        message:
+          'the template asks for hostUsers: false (a user namespace), but this cluster does not offer user namespaces (node.userNamespaces is off)',
+      },
+    ]);
+  });
 
   it('a gVisor template’s sandbox runs on gVisor’s kernel; exec, files, terminal, invoke and clone work in it', async () => {
     const dmesg = await sh(gvisor, 'dmesg 2>&1 | head -3');

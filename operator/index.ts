@@ -18,7 +18,7 @@ import { Index, templateValue } from './indexes.ts';
 import { informersOf, sandboxInformers } from './informers.ts';
 import { OperatorMetrics } from './metrics.ts';
 import { sampleUsage, templateLabel } from './usage-metrics.ts';
-import { SandboxReconciler, type SandboxCaches } from './sandbox/index.ts';
+import { SandboxReconciler, sandboxOfEvent, type SandboxCaches } from './sandbox/index.ts';
 import { warmPools } from './warmpool/index.ts';
 import type { OperatorSettings } from './settings.ts';
 
@@ -157,6 +157,7 @@ export async function startOperator(o: OperatorOptions): Promise<RunningOperator
       watches: [
         { informer: caches.clusterTemplates, map: (t) => usersOf(caches, 'ClusterSandboxTemplate', t) },
         { informer: caches.templates, map: (t) => usersOf(caches, 'SandboxTemplate', t) },
+        { informer: caches.evictions as never, map: (e) => sandboxOfEvent(caches, e) },
         ...(caches.snapshots.informer
           ? [{ informer: caches.snapshots.informer, map: (s: KubernetesObject) => clonesOf(caches, s) }]
           : []),

@@ -10,14 +10,15 @@ import type { Logger } from 'pino';
 import { GROUP, Labels, VERSION } from '../core/index.ts';
 import { Informer, scopesOf } from '../kube/index.ts';
 import { ownedIndexes, sandboxIndexes } from './indexes.ts';
-import { snapshotSource, type SandboxCaches } from './sandbox/index.ts';
+import { EVICTED_EVENTS, eventIndexes, snapshotSource, type SandboxCaches } from './sandbox/index.ts';
 
 type List = { items: KubernetesObject[]; metadata?: { resourceVersion?: string } };
 
 /**
  * One informer per kind the controllers read, each listed once and shared: Sandboxes and
  * both template kinds whole; Pods, claims, token Secrets, Services, Ingresses and
- * NetworkPolicies only those labelled with a sandbox; VolumeSnapshots when their CRD exists.
+ * NetworkPolicies only those labelled with a sandbox; the kubelet's `Evicted` Events of Pods;
+ * VolumeSnapshots when their CRD exists.
  * `namespaces` limits the namespaced ones to a watch in each of them (ClusterSandboxTemplates
  * are cluster-wide): the operator is granted Pods, claims and Secrets only there, and a
  * cluster-wide watch, even label-selected, would need the right to list them everywhere.
@@ -116,6 +117,21 @@ export async function sandboxInformers(
       (o) => net.listNamespacedNetworkPolicy(o),
       (o) => net.listNetworkPolicyForAllNamespaces(o),
     ),
+    // Field-selected, not labelled: the kubelet's Events carry no labels.
+    evictions: new Informer({
+      kc,
+      logger,
+      fieldSelector: EVICTED_EVENTS,
+      indexes: eventIndexes,
+      scopes: scopesOf(
+        namespaces,
+        (ns) => (ns ? `${v1}/namespaces/${ns}/events` : `${v1}/events`),
+        (ns) =>
+          ns
+            ? core.listNamespacedEvent({ namespace: ns, fieldSelector: EVICTED_EVENTS })
+            : core.listEventForAllNamespaces({ fieldSelector: EVICTED_EVENTS }),
+      ),
+    }),
     snapshots: await snapshotSource(kc, logger, namespaces),
   };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import {
-  evictionResumed,
-  podEviction,
+  endedPodResumed,
+  podEnd,
   podFailure,
   podStage,
   sandboxVerdict,
@@ -23,16 +23,6 @@ const running = (restartCount = 0, ready = true): PodView =>
   });
 
 describe('podFailure', () => {
-  test('a Failed Pod is failing, with its message or else its reason', () => {
-    expect(podFailure(pod({ phase: 'Failed', message: 'evicted: low memory' }), 5)).toBe(
-      'the sandbox Pod failed: evicted: low memory',
-    );
-    expect(podFailure(pod({ phase: 'Failed', reason: 'Evicted' }), 5)).toBe(
-      'the sandbox Pod failed: Evicted',
-    );
-    expect(podFailure(pod({ phase: 'Failed' }), 5)).toBe('the sandbox Pod failed:');
-  });
-
   test('a container restarted maxRestarts times keeps failing, with its last exit', () => {
     const crashing = pod({
       phase: 'Running',
@@ -107,24 +97,81 @@ const evicted = (message?: string): PodView => ({
   status: { phase: 'Failed', reason: 'Evicted', ...(message === undefined ? {} : { message }) },
 });
 
-describe('eviction', () => {
-  test("an evicted Pod's stage is Evicted with the kubelet's message, before any other failure", () => {
-    expect(podEviction(evicted(DISK))).toBe(DISK.trim());
+describe('an ended Pod', () => {
+  const KUBELET = 'Pod ephemeral local storage usage exceeds the total limit of containers 64Mi.';
+  /** What the real kubelet leaves when sandboxd exits 0 on the eviction's SIGTERM. */
+  const succeeded = pod({ phase: 'Succeeded', conditions: [{ type: 'Ready', status: 'False' }] });
+
+  test("a Pod the kubelet marked Failed/Evicted is Evicted with the kubelet's message, before any other failure", () => {
     expect(podStage(evicted(DISK), volume)).toEqual({ kind: 'Evicted', message: DISK.trim() });
     // Without a message the reason still says what happened.
     expect(podStage(evicted(), volume)).toEqual({ kind: 'Evicted', message: 'the kubelet evicted the Pod' });
   });
 
-  test('a Pod failed for another reason is no eviction', () => {
-    expect(podEviction(pod({ phase: 'Failed', reason: 'DeadlineExceeded' }))).toBeUndefined();
-    expect(podEviction(running())).toBeUndefined();
+  test("a Succeeded Pod with the kubelet's Evicted Event is Evicted with the Event's message", () => {
+    expect(podStage(succeeded, { ...volume, eviction: { event: KUBELET } })).toEqual({
+      kind: 'Evicted',
+      message: KUBELET,
+    });
+    // The Event wins over what the Pod says of itself.
+    expect(podEnd(evicted('low memory'), { event: ` ${KUBELET} ` })).toEqual({
+      kind: 'Evicted',
+      message: KUBELET,
+    });
   });
 
-  test('a resume requested after the evicted Pod was made brings a new Pod; an older one does not', () => {
-    expect(evictionResumed(evicted(DISK), '2026-01-01T10:05:00.000Z')).toBe(true);
-    expect(evictionResumed(evicted(DISK), '2026-01-01T09:59:00.000Z')).toBe(false);
-    expect(evictionResumed(evicted(DISK), undefined)).toBe(false);
-    expect(evictionResumed(running(), '2026-01-01T10:05:00.000Z')).toBe(false);
+  test("once the Event is gone, the sandbox's own Ready=False Evicted message stands", () => {
+    expect(podEnd(succeeded, { recorded: KUBELET })).toEqual({ kind: 'Evicted', message: KUBELET });
+    expect(podEnd(succeeded, { event: 'newer', recorded: KUBELET })).toEqual({
+      kind: 'Evicted',
+      message: 'newer',
+    });
+  });
+
+  test('a Pod ended without an eviction known says its phase and its own reason, or that it gave none', () => {
+    expect(podStage(succeeded, volume)).toEqual({
+      kind: 'PodEnded',
+      message: 'the sandbox Pod ended (phase Succeeded) and the kubelet gave no reason',
+    });
+    expect(
+      podStage(
+        pod({
+          phase: 'Failed',
+          reason: 'Terminated',
+          message: 'Pod was terminated in response to imminent node shutdown.',
+        }),
+        volume,
+      ),
+    ).toEqual({
+      kind: 'PodEnded',
+      message:
+        'the sandbox Pod ended (phase Failed): Terminated: Pod was terminated in response to imminent node shutdown.',
+    });
+    expect(podEnd(pod({ phase: 'Failed', message: 'gone' }))).toEqual({
+      kind: 'PodEnded',
+      message: 'the sandbox Pod ended (phase Failed): gone',
+    });
+  });
+
+  test('a Pod that has not ended is none of this, whatever Event or condition there is', () => {
+    expect(podEnd(running(), { event: KUBELET, recorded: KUBELET })).toBeUndefined();
+    expect(podEnd(pod({ phase: 'Pending' }), { event: KUBELET })).toBeUndefined();
+    expect(podEnd(pod(undefined))).toBeUndefined();
+    // An ended Pod going away (deleted) is waited for, not judged.
+    expect(podStage(pod({ phase: 'Succeeded' }, true), { ...volume, eviction: { event: KUBELET } })).toEqual({
+      kind: 'Waiting',
+      message: 'creating the sandbox Pod',
+    });
+  });
+
+  test('a resume requested after the ended Pod was made brings a new Pod; an older one does not', () => {
+    const ended = { ...succeeded, metadata: { creationTimestamp: '2026-01-01T10:00:00Z' } };
+    for (const p of [evicted(DISK), ended]) {
+      expect(endedPodResumed(p, '2026-01-01T10:05:00.000Z')).toBe(true);
+      expect(endedPodResumed(p, '2026-01-01T09:59:00.000Z')).toBe(false);
+      expect(endedPodResumed(p, undefined)).toBe(false);
+    }
+    expect(endedPodResumed(running(), '2026-01-01T10:05:00.000Z')).toBe(false);
   });
 });
 
@@ -230,12 +277,31 @@ describe('sandboxVerdict', () => {
     ],
     [
       'pod failing: Error, Ready False PodFailing',
-      { kind: 'PodFailing', message: 'the sandbox Pod failed: Evicted' },
+      { kind: 'PodFailing', message: 'container sandboxd keeps failing: restarted 5 times' },
       'Running',
       {
         phase: 'Error',
-        message: 'the sandbox Pod failed: Evicted',
+        message: 'container sandboxd keeps failing: restarted 5 times',
         conditions: [{ type: 'Ready', ok: false, reason: 'PodFailing' }],
+      },
+    ],
+    [
+      'pod ended, no eviction known: Error, Ready False PodEnded, and a PodEnded event',
+      { kind: 'PodEnded', message: 'the sandbox Pod ended (phase Succeeded) and the kubelet gave no reason' },
+      'Running',
+      {
+        phase: 'Error',
+        message:
+          'the sandbox Pod ended (phase Succeeded) and the kubelet gave no reason; resume the sandbox to start it again',
+        conditions: [
+          {
+            type: 'Ready',
+            ok: false,
+            reason: 'PodEnded',
+            message: 'the sandbox Pod ended (phase Succeeded) and the kubelet gave no reason',
+          },
+        ],
+        event: { reason: 'PodEnded' },
       },
     ],
     [

@@ -25,6 +25,8 @@ export type Stage =
   | { kind: 'PodFailing'; message: string }
   /** The kubelet evicted the Pod (disk, memory, …): `message` is the kubelet's own. */
   | { kind: 'Evicted'; message: string }
+  /** The Pod ended (phase Succeeded or Failed) and no eviction is known: it never runs again. */
+  | { kind: 'PodEnded'; message: string }
   /** An object of a name the sandbox needs exists and is not its own (never adopted). */
   | { kind: 'NameConflict'; message: string }
   | { kind: 'Running' };
@@ -108,6 +110,13 @@ export function sandboxVerdict(stage: Stage, previous: SandboxPhase | undefined)
         conditions: [{ type: 'Ready', ok: false, reason: 'Evicted', message: stage.message }],
         event: { reason: 'Evicted' },
       };
+    case 'PodEnded':
+      return {
+        phase: 'Error',
+        message: `${stage.message}; resume the sandbox to start it again`,
+        conditions: [{ type: 'Ready', ok: false, reason: 'PodEnded', message: stage.message }],
+        event: { reason: 'PodEnded' },
+      };
     case 'Running':
       return {
         phase: 'Running',
@@ -137,28 +146,68 @@ export interface ContainerView {
   lastState?: { terminated?: { exitCode: number; reason?: string } };
 }
 
-/** The kubelet's message when it evicted the Pod (phase Failed, reason Evicted), else undefined. */
-export function podEviction(pod: PodView): string | undefined {
-  if (pod.status?.phase !== 'Failed' || pod.status.reason !== 'Evicted') return undefined;
-  return pod.status.message?.trim() || 'the kubelet evicted the Pod';
+/**
+ * What the operator knows of an eviction besides the Pod: the message of the kubelet's
+ * `Evicted` Event for the Pod's uid (`event`), and the message of the sandbox's own
+ * `Ready=False Evicted` condition (`recorded`), which outlives the Event (the apiserver drops
+ * Events after an hour) and can only be about the Pod there now: a new Pod passes through
+ * `PodNotReady` before it could end.
+ */
+export interface EvictionSeen {
+  event?: string;
+  recorded?: string;
 }
 
 /**
- * Whether a resume was asked for (`resumeAt`, the resume annotation's time) after this
- * evicted Pod was made: then the operator replaces the Pod. A resume from before it (say,
- * one kept in Git) is not a new one.
+ * Why the sandbox Pod ended, when it has (phase Succeeded or Failed), else undefined. Our
+ * Pod's `restartPolicy` is Always, so the kubelet ends it only from outside (an eviction, a
+ * node shutdown, a preemption) and never starts it again: the sandbox is done with it.
+ *
+ * An eviction often leaves no trace on the Pod: the kubelet SIGTERMs the containers,
+ * sandboxd shuts down cleanly and exits 0, and the Pod reads `Succeeded` with no reason
+ * (Kubernetes issue 141483). Then the kubelet's `Evicted` Event is the only word of it, so it
+ * comes first; then the Pod's own reason (`Failed`/`Evicted` when the kubelet's status won),
+ * then a plain account of the phase.
  */
-export function evictionResumed(pod: PodView, resumeAt: string | undefined): boolean {
-  if (podEviction(pod) === undefined) return false;
+export function podEnd(
+  pod: PodView,
+  seen: EvictionSeen = {},
+): Extract<Stage, { kind: 'Evicted' | 'PodEnded' }> | undefined {
+  const phase = pod.status?.phase;
+  if (phase !== 'Succeeded' && phase !== 'Failed') return undefined;
+  const known = seen.event?.trim() || seen.recorded?.trim();
+  if (known) return { kind: 'Evicted', message: known };
+  const reason = pod.status?.reason?.trim();
+  const message = pod.status?.message?.trim();
+  if (reason === 'Evicted') return { kind: 'Evicted', message: message || 'the kubelet evicted the Pod' };
+  const why = [reason, message].filter(Boolean).join(': ');
+  return {
+    kind: 'PodEnded',
+    message: why
+      ? `the sandbox Pod ended (phase ${phase}): ${why}`
+      : `the sandbox Pod ended (phase ${phase}) and the kubelet gave no reason`,
+  };
+}
+
+/** Whether the Pod ended (phase Succeeded or Failed): see `podEnd`. */
+export function podEnded(pod: PodView): boolean {
+  return pod.status?.phase === 'Succeeded' || pod.status?.phase === 'Failed';
+}
+
+/**
+ * Whether a resume was asked for (`resumeAt`, the resume annotation's time) after this ended
+ * (evicted, …) Pod was made: then the operator replaces the Pod. A resume from before it
+ * (say, one kept in Git) is not a new one.
+ */
+export function endedPodResumed(pod: PodView, resumeAt: string | undefined): boolean {
+  if (!podEnded(pod)) return false;
   const created = pod.metadata?.creationTimestamp;
   const createdMs = created === undefined ? 0 : new Date(created).getTime();
   return (Date.parse(resumeAt ?? '') || 0) > createdMs;
 }
 
-/** Why a Pod "keeps failing", or undefined while it is healthy enough. */
+/** Why a running Pod "keeps failing" (a container restarting), or undefined while it is healthy enough. */
 export function podFailure(pod: PodView, maxRestarts: number): string | undefined {
-  if (pod.status?.phase === 'Failed')
-    return `the sandbox Pod failed: ${pod.status.message ?? pod.status.reason ?? ''}`.trim();
   for (const c of [...(pod.status?.initContainerStatuses ?? []), ...(pod.status?.containerStatuses ?? [])]) {
     if (c.restartCount >= maxRestarts) {
       const last = c.lastState?.terminated;
@@ -182,17 +231,24 @@ export function containerRunning(pod: PodView, name: string): boolean {
 /**
  * Where a sandbox whose Pod should run stands: `pod` is the cached Pod (undefined: none yet),
  * `volume` its claim, `sandboxdUp` whether sandboxd answered the operator's own check (which
- * may come before the kubelet's readiness probe does).
+ * may come before the kubelet's readiness probe does), `eviction` what is known of an
+ * eviction beside the Pod (see `podEnd`).
  */
 export function podStage(
   pod: PodView | undefined,
-  o: { maxRestarts: number; volumeBound: boolean; volumeMessage: string; sandboxdUp?: boolean },
+  o: {
+    maxRestarts: number;
+    volumeBound: boolean;
+    volumeMessage: string;
+    sandboxdUp?: boolean;
+    eviction?: EvictionSeen;
+  },
 ): Stage {
   if (!pod || pod.metadata?.deletionTimestamp)
     return { kind: 'Waiting', message: 'creating the sandbox Pod' };
   if (!o.volumeBound) return { kind: 'Waiting', message: o.volumeMessage };
-  const evicted = podEviction(pod);
-  if (evicted !== undefined) return { kind: 'Evicted', message: evicted };
+  const ended = podEnd(pod, o.eviction);
+  if (ended) return ended;
   const failing = podFailure(pod, o.maxRestarts);
   if (failing) return { kind: 'PodFailing', message: failing };
   if (podReady(pod) || o.sandboxdUp) return { kind: 'Running' };

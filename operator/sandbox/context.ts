@@ -1,5 +1,6 @@
 import type {
   CoreV1Api,
+  CoreV1Event,
   KubernetesObject,
   NetworkingV1Api,
   V1Ingress,
@@ -40,6 +41,8 @@ export interface SandboxCaches {
   networkPolicies: Informer<V1NetworkPolicy>;
   clusterTemplates: Informer<KubernetesObject>;
   templates: Informer<KubernetesObject>;
+  /** The kubelet's `Evicted` Events of Pods (see `evictions.ts`), by the Pod's uid. */
+  evictions: Informer<CoreV1Event>;
   snapshots: Snapshots;
 }
 
@@ -64,7 +67,7 @@ export interface SandboxDeps {
    * The status each sandbox's last pass wrote (JSON, by key): a pass working from a cache
    * that has not caught up with that write yet does not write the same status again.
    */
-  written: Map<string, { json: string; phase: string; resourceVersion: string }>;
+  written: Map<string, { json: string; phase: string; ready?: string; resourceVersion: string }>;
   /** The agent harness pass of a Running agent sandbox (see `operator/agent.ts`). */
   agent: (pass: Pass, template: SandboxTemplateSpec, pod: V1Pod) => Promise<number | undefined>;
 }

@@ -2,4 +2,5 @@
 export { SandboxReconciler, SANDBOX_STEPS, type SandboxReconcilerOptions } from './reconcile.ts';
 export { OWNED_KINDS, type OwnedKind } from './owned.ts';
 export { snapshotSource, type Snapshots } from './snapshots.ts';
+export { EVICTED_EVENTS, eventIndexes, sandboxOfEvent } from './evictions.ts';
 export type { Pass, SandboxCaches, Step, StepResult } from './context.ts';

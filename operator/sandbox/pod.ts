@@ -1,6 +1,7 @@
-import { Annotations, evictionResumed, podReady, podStage } from '../../core/index.ts';
+import { Annotations, endedPodResumed, podReady, podStage } from '../../core/index.ts';
 import { sandboxPod } from '../manifests/index.ts';
 import { templateOf, type Pass, type StepResult } from './context.ts';
+import { evictionSeen } from './evictions.ts';
 import { Pod, ensure, remove } from './owned.ts';
 
 /**
@@ -9,9 +10,10 @@ import { Pod, ensure, remove } from './owned.ts';
  * probe period: once sandboxd's container runs, the operator asks sandboxd itself
  * (`SandboxdReadiness`), and a sandbox whose sandboxd answers is Running at once.
  *
- * A Pod the kubelet evicted stays (the sandbox reads Error, Ready False `Evicted`, with the
- * kubelet's message) until a resume asked for after it was made: then it goes, and the next
- * pass makes a new one. Not on its own: the same full workspace would be evicted again.
+ * A Pod that ended stays (the sandbox reads Error, Ready False `Evicted` with the kubelet's
+ * message, or `PodEnded`: see `podEnd`) until a resume asked for after it was made: then it
+ * goes, and the next pass makes a new one. Not on its own: the same full workspace would be
+ * evicted again. (Its `restartPolicy` is Always: the kubelet never runs an ended Pod again.)
  *
  * The workspace claim (volume step) and this Pod are what a sandbox costs to start; a step
  * that hands a sandbox an already started Pod and claim goes just before the volume step.
@@ -22,9 +24,9 @@ export async function ensurePod(pass: Pass): Promise<StepResult> {
   const pod = pass.pod;
   if (pod && !pod.metadata?.deletionTimestamp) {
     const resumeAt = pass.sandbox.metadata.annotations?.[Annotations.resumeRequestedAt];
-    if (evictionResumed(pod, resumeAt)) {
+    if (endedPodResumed(pod, resumeAt)) {
       await remove(pass, Pod, pod.metadata!.name!);
-      return { stage: { kind: 'Waiting', message: 'resumed: replacing the evicted sandbox Pod' } };
+      return { stage: { kind: 'Waiting', message: 'resumed: replacing the ended sandbox Pod' } };
     }
   }
   if (!pod) {
@@ -45,7 +47,7 @@ export async function ensurePod(pass: Pass): Promise<StepResult> {
   };
   // Not Ready yet, but perhaps sandboxd answers already (see SandboxdReadiness).
   const sandboxdUp = !!pod && !podReady(pod) && pass.d.readiness.answered(pass.key, pod);
-  const stage = podStage(pod, { ...opts, sandboxdUp });
+  const stage = podStage(pod, { ...opts, sandboxdUp, ...(pod ? { eviction: evictionSeen(pass, pod) } : {}) });
   return stage.kind === 'Running' ? {} : { stage };
 }
 

@@ -89,7 +89,7 @@ function merged(results: StepResult[]): StepResult {
 }
 
 /** Stages at which the pass got as far as the sandbox Pod (`status.podName` names it). */
-const WITH_POD = new Set<Stage['kind']>(['Waiting', 'PodFailing', 'Evicted', 'Running']);
+const WITH_POD = new Set<Stage['kind']>(['Waiting', 'PodFailing', 'Evicted', 'PodEnded', 'Running']);
 
 export interface SandboxReconcilerOptions {
   kc: KubeConfig;

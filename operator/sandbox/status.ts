@@ -52,9 +52,13 @@ export async function writeStatus(
   // agentConfigure is written by the agent configurer alone; a pass working from a cache
   // older than its last write must not put an old value back.
   const { agentConfigure: _owned, ...patch } = status;
-  // The phase last written, when the cache does not show that write yet.
   // The event beside the write, not before it: a phase reaches the status one request sooner.
-  const changed = verdict.phase !== (unseen ? unseen.phase : sandbox.status?.phase);
+  // One when the phase changes; and when a verdict that names its event changes the Ready
+  // reason within the phase (an ended Pod read `PodEnded`, then the kubelet's `Evicted` Event
+  // came). Measured against the last write when the cache does not show it yet.
+  const ready = readyReason(verdict.conditions);
+  const before = unseen ?? { phase: sandbox.status?.phase, ready: readyReason(sandbox.status?.conditions) };
+  const changed = verdict.phase !== before.phase || (verdict.event !== undefined && ready !== before.ready);
   const type = verdict.phase === 'Error' ? 'Warning' : 'Normal';
   const [stored] = await Promise.all([
     pass.d.patcher.patchStatus(sandbox, patch),
@@ -65,6 +69,7 @@ export async function writeStatus(
   pass.d.written.set(pass.key, {
     json,
     phase: verdict.phase,
+    ready,
     resourceVersion: stored.metadata.resourceVersion ?? '',
   });
 }
@@ -75,7 +80,7 @@ export async function writeStatus(
  * reconciles a sandbox several times before its own status write comes back through the
  * watch; those passes would otherwise write the same status again.
  */
-function unseenWrite(pass: Pass): { json: string; phase: string } | undefined {
+function unseenWrite(pass: Pass): { json: string; phase: string; ready?: string } | undefined {
   const written = pass.d.written.get(pass.key);
   if (!written) return undefined;
   const cached = pass.sandbox.metadata.resourceVersion ?? '';
@@ -84,6 +89,13 @@ function unseenWrite(pass: Pass): { json: string; phase: string } | undefined {
   if (!caughtUp) return written;
   pass.d.written.delete(pass.key);
   return undefined;
+}
+
+/** The reason of a Ready condition among `conditions` (a step's or the status's). */
+function readyReason(
+  conditions: readonly { type: string; reason?: string }[] | undefined,
+): string | undefined {
+  return conditions?.find((c) => c.type === 'Ready')?.reason;
 }
 
 /** JSON with every object's keys sorted, so two equal statuses compare equal. */
