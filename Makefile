@@ -228,7 +228,7 @@ bench-peer: deps kube sandboxd-binary
 endif
 
 # Time to first output through the API (bench/tti.ts): devnode, and with CLUSTER=real a real
-# cluster beside it (brought up with NODES=1 and taken down; BENCH_STATE=STATE uses a running one).
+# cluster beside it (brought up with NODES=1 and taken down; SVC_E2E_STATE=STATE uses a running one, as for the e2e tier).
 bench-tti: deps kube helm sandboxd-binary console
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) CLUSTER=$(CLUSTER) $(NODE) bench/tti.ts
 

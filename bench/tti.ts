@@ -269,7 +269,7 @@ async function measure(side: Side): Promise<Figures> {
   } finally {
     watch.stop();
     tracer.stop();
-    // A cluster kept up (BENCH_STATE) keeps nothing of the bench's.
+    // A cluster kept up (SVC_E2E_STATE) keeps nothing of the bench's.
     await custom.deleteNamespacedCustomObject({ ...pools, name: 'tti' }).catch(() => undefined);
     for (const name of ['tti-warm', 'tti-cold'])
       await custom.deleteClusterCustomObject({ ...templates, name }).catch(() => undefined);
