@@ -12,7 +12,7 @@ root=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: app.sh OUT_DIR | --inputs}
 # check.sh imports every module copied here with only these dependencies installed, so a
 # folder missing from this list, or a devDependency imported at run time, fails it.
-folders=(cmd core kube operator api webhook telemetry sandboxd devnode mcp)
+folders=(cmd core kube operator api webhook egress telemetry sandboxd devnode mcp)
 if [ "$out" = --inputs ]; then
   printf '%s\n' "${folders[@]}" console package.json package-lock.json .npmrc hack/image/app.sh
   exit 0
