@@ -168,9 +168,16 @@ describe('a forwarded port on a real cluster', () => {
   });
 
   it('the preview path: 200 and exactly the server’s answer for alice; 401 anonymous; 403 bob', async () => {
-    const res = await alice.previewPort(web, PORT, 'hello/page?x=1');
-    expect(res.status).toBe(200);
-    expect(await res.text()).toBe(`${marker} GET /hello/page?x=1\n`);
+    // The forward opens the sandbox's NetworkPolicy to the API's Pods; the CNI programs a
+    // policy asynchronously (kube-router: seconds after the write), so the first answers may
+    // be the proxy's 502 until the packets pass. The answer, once it comes, is exact.
+    let res: Response | undefined;
+    await expect
+      .poll(async () => (res = await alice.previewPort(web, PORT, 'hello/page?x=1')).status, {
+        timeout: 60_000,
+      })
+      .toBe(200);
+    expect(await res!.text()).toBe(`${marker} GET /hello/page?x=1\n`);
     const anonymous = await fetch(alice.previewUrl(web, PORT, 'hello'));
     expect(anonymous.status).toBe(401);
     expect(await anonymous.json()).toEqual({
