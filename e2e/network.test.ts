@@ -5,7 +5,7 @@
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NotFoundError } from '../clients/typescript/index.ts';
-import { e2eEnv, sandboxName, svcClient } from './support/index.ts';
+import { e2eEnv, sandboxName, svcClient, tcpProbe } from './support/index.ts';
 
 const alice = svcClient('alice');
 const a = sandboxName('e2e-net-a');
@@ -30,23 +30,7 @@ async function serviceIP(namespace: string, name: string): Promise<string> {
   return (await core().readNamespacedService({ name, namespace })).spec!.clusterIP!;
 }
 
-/**
- * A TCP connect from inside `from` to `host:port` within 5 s, by bash's /dev/tcp: `open` when
- * it connected, `closed` when it was dropped, rejected or timed out.
- */
-async function probe(from: string, host: string, port: number): Promise<'open' | 'closed'> {
-  const r = await alice.execSandbox(from, {
-    command: [
-      'bash',
-      '-c',
-      'timeout 5 bash -c "exec 3<>/dev/tcp/$0/$1" 2>/dev/null && echo open || echo closed',
-      host,
-      String(port),
-    ],
-  });
-  expect(r.exitCode, r.stderr).toBe(0);
-  return r.stdout.trim() as 'open' | 'closed';
-}
+const probe = (from: string, host: string, port: number) => tcpProbe(alice, from, host, port);
 
 beforeAll(async () => {
   await Promise.all([

@@ -8,7 +8,15 @@ import { randomBytes } from 'node:crypto';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, NotFoundError } from '../clients/typescript/index.ts';
-import { e2eEnv, kubectl, sandboxName, sandboxObjects, svcClient, waitUntil } from './support/index.ts';
+import {
+  e2eEnv,
+  kubectl,
+  sandboxName,
+  sandboxObjects,
+  svcClient,
+  tcpProbe,
+  waitUntil,
+} from './support/index.ts';
 
 const alice = svcClient('alice');
 const bob = svcClient('bob');
@@ -44,23 +52,7 @@ function core(): CoreV1Api {
   return kc.makeApiClient(CoreV1Api);
 }
 
-/**
- * A TCP connect from inside sandbox `from` to `host:port` within 5 s (bash's /dev/tcp):
- * `open` when it connected, `closed` when it was dropped, refused or timed out.
- */
-async function probe(from: string, host: string, port: number): Promise<'open' | 'closed'> {
-  const r = await alice.execSandbox(from, {
-    command: [
-      'bash',
-      '-c',
-      'timeout 5 bash -c "exec 3<>/dev/tcp/$0/$1" 2>/dev/null && echo open || echo closed',
-      host,
-      String(port),
-    ],
-  });
-  expect(r.exitCode, r.stderr).toBe(0);
-  return r.stdout.trim() as 'open' | 'closed';
-}
+const probe = (from: string, host: string, port: number) => tcpProbe(alice, from, host, port);
 
 /** An API Pod of the chart (Ready), the one Pod the sandbox's policy lets in besides the ingress. */
 async function apiPod(): Promise<{ namespace: string; name: string }> {
