@@ -14,7 +14,7 @@ from ._http import Call, json_body
 
 if TYPE_CHECKING:
     from ._http import AsyncHTTP, SyncHTTP
-    from .client import _Requests
+    from ._requests import _Requests
 
 
 @dataclass(frozen=True)

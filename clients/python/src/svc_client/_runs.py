@@ -24,7 +24,7 @@ from .errors import APIConnectionError, StreamInterrupted
 from .models import Error, Exit, Log, Start, invoke_event
 
 if TYPE_CHECKING:
-    from .client import _Requests
+    from ._requests import _Requests
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
 from ._streams import AsyncEventStream, EventStream
 
 if TYPE_CHECKING:
-    from .client import _Requests
+    from ._requests import _Requests
 
 
 @dataclass(frozen=True)
