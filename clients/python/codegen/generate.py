@@ -81,6 +81,9 @@ REPLACEMENTS = {
     "AsyncConfigureStream": "ConfigureStream",
     "AsyncExecMixin": "ExecMixin",
     "AsyncRunsMixin": "RunsMixin",
+    "AsyncAttachStream": "AttachStream",
+    "AsyncEventStream": "EventStream",
+    "AsyncUsageStream": "UsageStream",
     "AsyncTerminalMixin": "TerminalMixin",
     "AsyncPreviewMixin": "PreviewMixin",
     "AsyncUsageMixin": "UsageMixin",
@@ -170,7 +173,7 @@ def sync_client(tmp: Path) -> dict[str, str]:
     unasync.unasync_files(files, [rule])
     out = {}
     for path in sorted(dst.glob("*.py")):
-        header = HEADER.format(source=f"src/svc_client/_async/{path.name}")
+        header = HEADER.format(source=f"_async/{path.name}")
         out[path.name] = _ruff(header + path.read_text(), PACKAGE / "_sync" / path.name)
     return out
 

@@ -30,7 +30,6 @@ from .._http import (
     RetryPolicy,
     json_body,
 )
-from .._preview import AsyncPreviewMixin
 from .._requests import (
     InvokeCollector,
     InvokeInput,
@@ -44,10 +43,9 @@ from .._requests import (
     phases,
     sandbox_page,
 )
-from .._runs import AsyncRunsMixin, DetachedRun, detached
+from .._runs import DetachedRun, detached
 from .._sse import SSE_MAX_EVENT_SIZE, aiter_sse_response
 from .._terminal import AsyncTerminalMixin
-from .._usage import AsyncUsageMixin
 from ..errors import NotFound, StreamInterrupted, WaitTimeout
 from ..models import (
     Accepted,
@@ -70,6 +68,9 @@ from ..models import (
     Start,
     StoredPolicies,
 )
+from .preview import AsyncPreviewMixin
+from .runs import AsyncRunsMixin
+from .usage import AsyncUsageMixin
 
 _Opener = Callable[[], AbstractAsyncContextManager[httpx.Response]]
 

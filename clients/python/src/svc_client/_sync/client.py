@@ -1,4 +1,4 @@
-# Generated from src/svc_client/_async/client.py by clients/python/codegen/generate.py; do not edit.
+# Generated from _async/client.py by clients/python/codegen/generate.py; do not edit.
 # Regenerate with `make python-client` (`make check-generated` fails when it drifts).
 """The client of the svc API, written once: this asyncio :class:`AsyncClient` is the source,
 and the blocking :class:`~svc_client.Client` (``_sync/client.py``) is generated from it by
@@ -31,7 +31,6 @@ from .._http import (
     TokenProvider,
     json_body,
 )
-from .._preview import PreviewMixin
 from .._requests import (
     InvokeCollector,
     InvokeInput,
@@ -45,10 +44,9 @@ from .._requests import (
     phases,
     sandbox_page,
 )
-from .._runs import DetachedRun, RunsMixin, detached
+from .._runs import DetachedRun, detached
 from .._sse import SSE_MAX_EVENT_SIZE, iter_sse_response
 from .._terminal import TerminalMixin
-from .._usage import UsageMixin
 from ..errors import NotFound, StreamInterrupted, WaitTimeout
 from ..models import (
     Accepted,
@@ -71,6 +69,9 @@ from ..models import (
     Start,
     StoredPolicies,
 )
+from .preview import PreviewMixin
+from .runs import RunsMixin
+from .usage import UsageMixin
 
 _Opener = Callable[[], AbstractContextManager[httpx.Response]]
 
