@@ -6,7 +6,7 @@ NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
-	test test-unit test-go test-python test-fuzz test-integration test-e2e dev sandboxd-binary image-check helm kustomize \
+	test test-unit test-go test-python python-client test-fuzz test-integration test-e2e dev sandboxd-binary image-check helm kustomize \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale bench-tti cli-binary bench-cli
 
 help:
@@ -73,6 +73,12 @@ kustomize: node_modules/.stamp helm
 check-generated: node_modules/.stamp
 	$(SVC) generate --check
 	$(NODE) clients/typescript/codegen/generate.ts --check
+	bash clients/python/generate.sh --check
+
+# The Python client's models (from api/openapi.json) and its blocking client (from the async
+# one, by unasync): clients/python/codegen/generate.py. Run after `make generate`.
+python-client:
+	bash clients/python/generate.sh
 
 # The TypeScript client's types, from api/openapi.json (run after `make generate`).
 client-types: node_modules/.stamp

@@ -5,6 +5,8 @@
 ...     sandbox = svc.create("demo", template="python")
 """
 
+from ._async.runs import AsyncAttachStream
+from ._async.usage import AsyncUsageStream
 from ._exec import AsyncLogStream, ExecResult, LogStream, SandboxLogs
 from ._files import (
     Archive,
@@ -18,10 +20,12 @@ from ._files import (
 )
 from ._http import RetryPolicy, __version__
 from ._preview import PreviewTicket
-from ._runs import AsyncAttachStream, AttachStream, DetachedRun, Drop, Run, RunEvent
+from ._runs import DetachedRun, Drop, Run, RunEvent
 from ._sse import SSE_MAX_EVENT_SIZE, SSEDecoder, SSEEvent, aiter_sse, iter_sse
+from ._sync.runs import AttachStream
+from ._sync.usage import UsageStream
 from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
-from ._usage import AsyncUsageStream, Usage, UsageSample, UsageStream
+from ._usage import Usage, UsageSample
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
 from .client import Client, ConfigureStream, InvokeStream
 from .errors import (

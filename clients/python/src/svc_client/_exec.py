@@ -23,8 +23,9 @@ from .errors import StreamInterrupted
 from .models import Log
 
 if TYPE_CHECKING:  # client.py and aio.py import this module for their mixins
+    from ._requests import _Requests
     from .aio import AsyncInvokeStream
-    from .client import InvokeStream, _Requests
+    from .client import InvokeStream
 
 
 def _sandbox_path(name: str, *rest: str) -> str:
@@ -88,7 +89,7 @@ class SandboxLogs:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> SandboxLogs:
         entries = [
-            Log(str(e.get("stream", "stdout")), str(e.get("data", "")))
+            Log.from_dict({"stream": "stdout", **e})
             for e in data.get("entries") or []
             if isinstance(e, dict)
         ]
@@ -171,7 +172,7 @@ def decode_log(sse: SSEEvent) -> Log | None:
         data = json.loads(sse.data)
     except ValueError as exc:
         raise StreamInterrupted(f"malformed log event data: {sse.data[:200]!r}") from exc
-    return Log(str(data.get("stream", "stdout")), str(data.get("data", "")))
+    return Log.from_dict({"stream": "stdout", **data}) if isinstance(data, dict) else None
 
 
 class LogStream(EventStream[Log]):

@@ -26,7 +26,7 @@ from .models import ForwardedPort
 
 if TYPE_CHECKING:
     from ._http import AsyncHTTP, SyncHTTP
-    from .client import _Requests
+    from ._requests import _Requests
 
 
 @dataclass(frozen=True)

@@ -1,24 +1,23 @@
 """A sandbox's live usage: CPU, memory, workspace bytes, processes, runs and terminals.
 
-Mixins of :class:`~svc_client.Client` (:class:`UsageMixin`) and
-:class:`~svc_client.AsyncClient` (:class:`AsyncUsageMixin`). Reading usage is no activity:
-it never keeps a sandbox from its ``idleTimeout``.
+What both clients share without I/O; their streams and methods are in ``_async/usage.py``
+(and ``_sync/usage.py``, generated from it). Reading usage is no activity: it never keeps a
+sandbox from its ``idleTimeout``.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, Generator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
-from ._http import AsyncHTTP, Call, SyncHTTP, json_body
-from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
-from ._streams import AsyncEventStream, EventStream
+from ._http import Call
+from ._sse import SSEEvent
 
 if TYPE_CHECKING:
-    from .client import _Requests
+    from ._requests import _Requests
 
 
 @dataclass(frozen=True)
@@ -86,76 +85,7 @@ def usage_call(
     return Call("GET", path, params)
 
 
-def _decode(sse: SSEEvent) -> Usage | None:
+def decode_usage(sse: SSEEvent) -> Usage | None:
     if sse.event != "usage":
         return None
     return Usage.from_dict(json.loads(sse.data))
-
-
-class UsageStream(EventStream[Usage]):
-    """``Usage`` every 2 s (the API's setting). It never ends by itself: leave the loop, or
-    :meth:`close` it (a context manager)."""
-
-    def __init__(self, http: SyncHTTP, call: Call) -> None:
-        self._events = self._run(http, call)
-
-    @staticmethod
-    def _run(http: SyncHTTP, call: Call) -> Generator[Usage, None, None]:
-        with http.stream(call, sse=True) as response:
-            for sse in iter_sse_response(response, http.sse_max_event_size):
-                usage = _decode(sse)
-                if usage is not None:
-                    yield usage
-
-
-class AsyncUsageStream(AsyncEventStream[Usage]):
-    """Async twin of :class:`UsageStream`: ``async for usage in ...``."""
-
-    def __init__(self, http: AsyncHTTP, call: Call) -> None:
-        self._events = self._run(http, call)
-
-    @staticmethod
-    async def _run(http: AsyncHTTP, call: Call) -> AsyncGenerator[Usage, None]:
-        async with http.stream(call, sse=True) as response:
-            async for sse in aiter_sse_response(response, http.sse_max_event_size):
-                usage = _decode(sse)
-                if usage is not None:
-                    yield usage
-
-
-class UsageMixin:
-    """Usage on :class:`~svc_client.Client`."""
-
-    _req: _Requests
-    _http: SyncHTTP
-
-    def usage(
-        self, name: str, *, history: int | None = None, namespace: str | None = None
-    ) -> Usage:
-        """The sandbox's figures now; ``history`` adds the samples of the last that many
-        seconds (at most 600)."""
-        call = usage_call(self._req, name, namespace, history, stream=False)
-        return Usage.from_dict(json_body(self._http.request(call)))
-
-    def watch_usage(self, name: str, *, namespace: str | None = None) -> UsageStream:
-        """The sandbox's figures every 2 s, until the loop is left."""
-        return UsageStream(self._http, usage_call(self._req, name, namespace, None, stream=True))
-
-
-class AsyncUsageMixin:
-    """Usage on :class:`~svc_client.AsyncClient`."""
-
-    _req: _Requests
-    _http: AsyncHTTP
-
-    async def usage(
-        self, name: str, *, history: int | None = None, namespace: str | None = None
-    ) -> Usage:
-        """See :meth:`UsageMixin.usage`."""
-        call = usage_call(self._req, name, namespace, history, stream=False)
-        return Usage.from_dict(json_body(await self._http.request(call)))
-
-    def watch_usage(self, name: str, *, namespace: str | None = None) -> AsyncUsageStream:
-        """See :meth:`UsageMixin.watch_usage`."""
-        call = usage_call(self._req, name, namespace, None, stream=True)
-        return AsyncUsageStream(self._http, call)

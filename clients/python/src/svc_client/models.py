@@ -1,22 +1,85 @@
 """Typed models shared by :class:`~svc_client.Client` and :class:`~svc_client.AsyncClient`.
 
 Field names are snake case; the wire form is camel case (``invokeId`` is ``invoke_id``).
-Every model read from the server keeps the decoded JSON in ``raw`` so fields this
-version does not know about are still reachable.
+The models of the API's schemas are generated from its OpenAPI document
+(``_generated.py``, by ``codegen/generate.py``, which gives them the names the client has
+always used: ``Start`` is the document's ``StartEvent``). Written here are only the views the
+client makes of them (:class:`Sandbox` flattened, :class:`InvokeResult` collected,
+:class:`Page`) and the arguments it builds requests from (:class:`AgentHarness`).
+Models read from the server with a ``raw`` field keep the decoded JSON there, so fields
+this version does not know about are still reachable.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
-from typing import Any, Generic, Literal, TypeVar
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Generic, TypeVar, get_args
+
+from ._generated import (
+    Accepted,
+    AgentConfigureStatus,
+    AuditRecord,
+    Condition,
+    EffectivePolicy,
+    Error,
+    Exit,
+    File,
+    ForwardedPort,
+    Log,
+    Phase,
+    Policy,
+    SecretSummary,
+    Start,
+    StoredPolicies,
+    TemplateRef,
+    Violation,
+)
+from ._model import Json, Model, to_camel, to_snake
+
+__all__ = [
+    "PHASES",
+    "Accepted",
+    "AgentConfigureStatus",
+    "AgentHarness",
+    "AuditEvent",
+    "CloneResult",
+    "Condition",
+    "ConfigureResult",
+    "EffectivePolicy",
+    "Error",
+    "Exit",
+    "File",
+    "ForwardedPort",
+    "InvokeEvent",
+    "InvokeResult",
+    "Json",
+    "Log",
+    "Page",
+    "Phase",
+    "Policy",
+    "Quantity",
+    "Sandbox",
+    "SecretSummary",
+    "Start",
+    "StoredPolicies",
+    "TemplateRef",
+    "Violation",
+    "env_list",
+    "invoke_event",
+    "to_camel",
+    "to_snake",
+]
 
 T = TypeVar("T")
 
-Phase = Literal["Pending", "Creating", "Running", "Stopped", "Error"]
-"""Sandbox phases the server reports."""
+PHASES: tuple[Phase, ...] = get_args(Phase)
+"""The phases a sandbox reports, as the API's document lists them."""
 
-Json = dict[str, Any]
+Quantity = str | int
+
+InvokeEvent = Start | Log | Exit | Error
+"""The typed events an invoke yields."""
 
 
 def _obj(value: Any) -> Json:
@@ -33,93 +96,6 @@ def _int(value: Any) -> int | None:
 
 def _strs(value: Any) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
-
-
-def to_camel(name: str) -> str:
-    """``max_cpu`` -> ``maxCpu``."""
-    head, *rest = name.split("_")
-    return head + "".join(p[:1].upper() + p[1:] for p in rest)
-
-
-def to_snake(name: str) -> str:
-    """``maxCpu`` -> ``max_cpu``."""
-    return "".join("_" + c.lower() if c.isupper() else c for c in name).lstrip("_")
-
-
-# --- sandboxes -----------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class TemplateRef:
-    """The template a sandbox is made from."""
-
-    name: str
-    kind: str = "ClusterSandboxTemplate"
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> TemplateRef:
-        return cls(name=_str(data.get("name")) or "", kind=_str(data.get("kind")) or cls.kind)
-
-
-@dataclass(frozen=True)
-class ForwardedPort:
-    """A forwarded container port (``POST .../ports``, ``status.forwardedPorts``)."""
-
-    port: int
-    protocol: str
-    internal_url: str
-    preview_url: str | None = None
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> ForwardedPort:
-        return cls(
-            port=_int(data.get("port")) or 0,
-            protocol=_str(data.get("protocol")) or "http",
-            internal_url=_str(data.get("internalUrl")) or "",
-            preview_url=_str(data.get("previewUrl")),
-        )
-
-
-@dataclass(frozen=True)
-class Condition:
-    """A status condition of a sandbox."""
-
-    type: str
-    status: str
-    reason: str = ""
-    message: str = ""
-    last_transition_time: str | None = None
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Condition:
-        return cls(
-            type=_str(data.get("type")) or "",
-            status=_str(data.get("status")) or "Unknown",
-            reason=_str(data.get("reason")) or "",
-            message=_str(data.get("message")) or "",
-            last_transition_time=_str(data.get("lastTransitionTime")),
-        )
-
-
-@dataclass(frozen=True)
-class AgentConfigureStatus:
-    """``status.agentConfigure``: what the last configure recorded."""
-
-    last_configured_at: str | None = None
-    install_command_hash: str | None = None
-    entrypoint: list[str] = field(default_factory=list)
-    install_exit_code: int | None = None
-    max_concurrent_invokes: int | None = None
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> AgentConfigureStatus:
-        return cls(
-            last_configured_at=_str(data.get("lastConfiguredAt")),
-            install_command_hash=_str(data.get("installCommandHash")),
-            entrypoint=_strs(data.get("entrypoint")),
-            install_exit_code=_int(data.get("installExitCode")),
-            max_concurrent_invokes=_int(data.get("maxConcurrentInvokes")),
-        )
 
 
 @dataclass(frozen=True)
@@ -188,7 +164,7 @@ class Sandbox:
 
 @dataclass(frozen=True)
 class AgentHarness:
-    """``spec.harness.agent`` for ``mode="agent"`` sandboxes."""
+    """``spec.harness.agent`` for ``mode="agent"`` sandboxes (``env`` as a mapping)."""
 
     entrypoint: list[str] | None = None
     install_command: list[str] | None = None
@@ -213,67 +189,6 @@ def env_list(env: Mapping[str, str]) -> list[Json]:
 
 
 @dataclass(frozen=True)
-class Accepted:
-    """A 202 acknowledgement (delete)."""
-
-    name: str
-    namespace: str
-    message: str
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Accepted:
-        return cls(
-            name=_str(data.get("name")) or "",
-            namespace=_str(data.get("namespace")) or "",
-            message=_str(data.get("message")) or "",
-        )
-
-
-@dataclass(frozen=True)
-class SecretSummary:
-    """A Secret of a user's own, as ``/secrets`` shows it: names and keys, never values."""
-
-    name: str
-    namespace: str
-    owner: str
-    keys: list[str]
-    creation_timestamp: str | None = None
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> SecretSummary:
-        return cls(
-            name=_str(data.get("name")) or "",
-            namespace=_str(data.get("namespace")) or "",
-            owner=_str(data.get("owner")) or "",
-            keys=_strs(data.get("keys")),
-            creation_timestamp=_str(data.get("creationTimestamp")),
-        )
-
-
-@dataclass(frozen=True)
-class CloneResult:
-    """The 202 body of ``POST .../clone``: the new sandbox is hydrating from ``snapshot``."""
-
-    name: str
-    namespace: str
-    snapshot: str
-    cloned_from: str
-    phase: str
-    message: str
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> CloneResult:
-        return cls(
-            name=_str(data.get("name")) or "",
-            namespace=_str(data.get("namespace")) or "",
-            snapshot=_str(data.get("snapshot")) or "",
-            cloned_from=_str(data.get("clonedFrom")) or "",
-            phase=_str(data.get("phase")) or "Pending",
-            message=_str(data.get("message")) or "",
-        )
-
-
-@dataclass(frozen=True)
 class Page(Generic[T]):
     """One page of a list; ``continue_token`` is ``None`` on the last page."""
 
@@ -281,180 +196,26 @@ class Page(Generic[T]):
     continue_token: str | None
 
 
-# --- governance ----------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
-class Violation:
-    """One entry of a ``policy_violation`` body (``code`` is stable, see the spec)."""
-
-    code: str
-    message: str
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Violation:
-        return cls(code=_str(data.get("code")) or "", message=_str(data.get("message")) or "")
-
-
-Quantity = str | int
-
-
-@dataclass(frozen=True)
-class Policy:
-    """A governance policy. ``None`` means unset (falls through to the cluster value)."""
-
-    max_sandboxes_per_user: int | None = None
-    max_sandboxes_total: int | None = None
-    max_cpu: Quantity | None = None
-    max_memory: Quantity | None = None
-    max_storage: Quantity | None = None
-    max_ephemeral_storage: Quantity | None = None
-    max_timeout: str | None = None
-    max_idle_timeout: str | None = None
-    allowed_templates: list[str] | None = None
-    approved_registries: list[str] | None = None
-    max_agent_sandboxes: int | None = None
-    allowed_agent_images: list[str] | None = None
-    max_concurrent_invokes_per_sandbox: int | None = None
-    allowed_runtime_classes: list[str] | None = None
-    default_runtime_class: str | None = None
-
-    def to_dict(self) -> Json:
-        """The wire (camel case) form, without unset fields."""
-        return {
-            to_camel(f.name): getattr(self, f.name)
-            for f in fields(self)
-            if getattr(self, f.name) is not None
-        }
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> Policy:
-        known = {f.name for f in fields(cls)}
-        kwargs = {to_snake(k): v for k, v in data.items() if to_snake(k) in known}
-        return cls(**kwargs)
-
-
-@dataclass(frozen=True)
-class StoredPolicies:
-    """``GET /governance/policies``: the cluster default and every namespace override."""
-
-    cluster: Policy | None
-    namespaces: dict[str, Policy]
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> StoredPolicies:
-        cluster = data.get("cluster")
-        return cls(
-            cluster=Policy.from_dict(cluster) if isinstance(cluster, dict) else None,
-            namespaces={
-                k: Policy.from_dict(v)
-                for k, v in _obj(data.get("namespaces")).items()
-                if isinstance(v, dict)
-            },
-        )
-
-
-@dataclass(frozen=True)
-class EffectivePolicy:
-    """``GET /governance/effective``: the policy in force in ``namespace``."""
-
-    namespace: str
-    policy: Policy
-
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> EffectivePolicy:
-        return cls(
-            namespace=_str(data.get("namespace")) or "",
-            policy=Policy.from_dict(_obj(data.get("policy"))),
-        )
-
-
-# --- audit ---------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class AuditEvent:
+class AuditEvent(AuditRecord):
     """One audit record (a Sandbox event), from ``GET /audit/events``."""
 
-    id: str
-    time: str
-    reason: str
-    type: str
-    sandbox: str
-    namespace: str
-    actor: str | None
-    message: str
-    count: int
-    involved_object: Json = field(default_factory=dict)
     raw: Json = field(default_factory=dict, repr=False, compare=False)
 
-    @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> AuditEvent:
-        return cls(
-            id=_str(data.get("id")) or "",
-            time=_str(data.get("time")) or "",
-            reason=_str(data.get("reason")) or "",
-            type=_str(data.get("type")) or "",
-            sandbox=_str(data.get("sandbox")) or "",
-            namespace=_str(data.get("namespace")) or "",
-            actor=_str(data.get("actor")),
-            message=_str(data.get("message")) or "",
-            count=_int(data.get("count")) or 0,
-            involved_object=_obj(data.get("involvedObject")),
-            raw=dict(data),
-        )
-
-
-# --- agent mode ----------------------------------------------------------------------
-
 
 @dataclass(frozen=True)
-class File:
-    """A file written into the sandbox by configure (``path`` is absolute)."""
+class CloneResult(Model):
+    """The 202 body of ``POST .../clone`` (the document's ``CloneResponse``): the new
+    sandbox is hydrating from ``snapshot``. Declared here to keep the order of its fields
+    (it is built positionally) and ``phase`` open to phases this client does not know."""
 
-    path: str
-    content: str
-
-    def to_dict(self) -> Json:
-        return {"path": self.path, "content": self.content}
-
-
-@dataclass(frozen=True)
-class Start:
-    """SSE ``start``: the first event of an invoke."""
-
-    invoke_id: str
-    started_at: str
-
-
-@dataclass(frozen=True)
-class Log:
-    """SSE ``log``: a chunk of the entrypoint's ``stdout`` or ``stderr``."""
-
-    stream: str
-    data: str
-
-
-@dataclass(frozen=True)
-class Exit:
-    """SSE ``exit``: the last event. ``exit_code`` is -1 when canceled."""
-
-    invoke_id: str
-    exit_code: int
-    duration_ms: int
-    reason: str
-
-
-@dataclass(frozen=True)
-class Error:
-    """SSE ``error``: the stream failed server side; an ``exit`` normally follows."""
-
-    code: str
+    name: str
+    namespace: str
+    snapshot: str
+    cloned_from: str
+    phase: str
     message: str
-
-
-InvokeEvent = Start | Log | Exit | Error
-"""The typed events an invoke yields."""
+    sandbox_id: str = ""
 
 
 @dataclass(frozen=True)
@@ -462,7 +223,8 @@ class ConfigureResult:
     """SSE ``result``: the last event of configure.
 
     ``skipped`` is true when the files and install command were unchanged, so the install
-    did not run again; ``max_concurrent_invokes`` is the cap now in force.
+    did not run again; ``max_concurrent_invokes`` is the cap now in force. Written here, not
+    generated: a field the server left out reads as ``None`` (the document requires all).
     """
 
     install_command_hash: str | None
@@ -504,22 +266,15 @@ class InvokeResult:
         return self.exit_code == 0 and self.reason == "completed"
 
 
+_EVENTS: dict[str, type[InvokeEvent]] = {"start": Start, "log": Log, "exit": Exit, "error": Error}
+
+
 def invoke_event(name: str, data: Mapping[str, Any]) -> InvokeEvent | None:
     """The typed event for an SSE event name and its JSON data (``None`` if unknown)."""
-    if name == "start":
-        return Start(
-            invoke_id=_str(data.get("invokeId")) or "", started_at=_str(data.get("startedAt")) or ""
-        )
-    if name == "log":
-        return Log(stream=_str(data.get("stream")) or "stdout", data=_str(data.get("data")) or "")
-    if name == "exit":
-        code = _int(data.get("exitCode"))
-        return Exit(
-            invoke_id=_str(data.get("invokeId")) or "",
-            exit_code=-1 if code is None else code,
-            duration_ms=_int(data.get("durationMs")) or 0,
-            reason=_str(data.get("reason")) or "",
-        )
-    if name == "error":
-        return Error(code=_str(data.get("code")) or "", message=_str(data.get("message")) or "")
-    return None
+    model = _EVENTS.get(name)
+    if model is None:
+        return None
+    event = model.from_dict(data)
+    if isinstance(event, Exit) and _int(data.get("exitCode")) is None:
+        return replace(event, exit_code=-1)  # no exit code: it did not exit by itself
+    return event

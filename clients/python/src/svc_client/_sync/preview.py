@@ -1,0 +1,29 @@
+# Generated from _async/preview.py by clients/python/codegen/generate.py; do not edit.
+# Regenerate with `make python-client` (`make check-generated` fails when it drifts).
+"""The preview ticket on the clients: the source of both (``_sync/preview.py`` is generated
+from it)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .._http import json_body
+from .._preview import PreviewTicket, decode_ticket, preview_call
+
+if TYPE_CHECKING:
+    from .._http import SyncHTTP
+    from .._requests import _Requests
+
+
+class PreviewMixin:
+    """The client's preview ticket."""
+
+    _req: _Requests
+    _http: SyncHTTP
+
+    def preview_ticket(
+        self, name: str, port: int, *, namespace: str | None = None
+    ) -> PreviewTicket:
+        """A one-use ticket that signs a browser in to port ``port``'s preview."""
+        call = preview_call(self._req, name, port, namespace)
+        return decode_ticket(self._req, json_body(self._http.request(call)))
