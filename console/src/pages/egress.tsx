@@ -140,8 +140,12 @@ function Decisions({ items }: { items: Record_[] }) {
             <th scope="col">Host</th>
             <th scope="col">Decision</th>
             <th scope="col">Connections</th>
-            <th scope="col">Bytes out</th>
-            <th scope="col">Bytes in</th>
+            <th scope="col" class="nowrap">
+              Bytes out
+            </th>
+            <th scope="col" class="nowrap">
+              Bytes in
+            </th>
           </tr>
         </thead>
         <tbody>
