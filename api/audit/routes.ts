@@ -4,6 +4,7 @@ import { AuditQuery, EgressReasons } from '../../core/index.ts';
 import { validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { requireNamespace } from '../sandboxes/index.ts';
+import { egressFigures, type EgressFigures } from './egress.ts';
 import { AuditAnnotations } from './recorder.ts';
 
 export interface AuditRecord {
@@ -18,6 +19,8 @@ export interface AuditRecord {
   message: string;
   count: number;
   involvedObject: { apiVersion?: string; kind?: string; name?: string; namespace?: string; uid?: string };
+  /** On the egress gateway's records: its decision as fields (host, port, bytes…). */
+  egress?: EgressFigures;
 }
 
 /**
@@ -91,6 +94,7 @@ function time(e: CoreV1Event): number {
 }
 
 function toRecord(e: CoreV1Event): AuditRecord {
+  const egress = egressFigures(e.reason ?? '', e.message ?? '');
   return {
     id: e.metadata.name ?? '',
     time: new Date(time(e)).toISOString(),
@@ -108,5 +112,6 @@ function toRecord(e: CoreV1Event): AuditRecord {
       namespace: e.involvedObject.namespace,
       uid: e.involvedObject.uid ?? e.metadata.uid,
     },
+    ...(egress ? { egress } : {}),
   };
 }

@@ -1367,6 +1367,23 @@ export interface components {
              */
             expiresAt: string;
         };
+        AuditEgress: {
+            host: string;
+            port: number;
+            /** @enum {string} */
+            decision: "allowed" | "denied";
+            /** @description Connections the record stands for: 1, or, with summary, those after the first in a window */
+            connections: number;
+            /** @description A window's like connections after the first, summed */
+            summary: boolean;
+            /** @description Bytes from the sandbox to the host */
+            bytesOut: number;
+            /** @description Bytes from the host back */
+            bytesIn: number;
+            durationMs: number;
+            /** @description The line a refused tool saw; null when allowed */
+            reason: string | null;
+        };
         AuditRecord: {
             id: string;
             time: string;
@@ -1380,6 +1397,8 @@ export interface components {
             involvedObject: {
                 [key: string]: unknown;
             };
+            /** @description On the egress gateway's records (EgressAllowed, EgressDenied): the decision as fields */
+            egress?: components["schemas"]["AuditEgress"];
         };
         AuditList: {
             items: components["schemas"]["AuditRecord"][];

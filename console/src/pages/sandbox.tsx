@@ -6,6 +6,7 @@ import type { Session } from '../main.tsx';
 import { href } from '../router.ts';
 import { useSandboxes } from '../watch.ts';
 import { AgentTab } from './agent.tsx';
+import { EgressTab } from './egress.tsx';
 import { FilesTab } from './files.tsx';
 import { Actions } from './list.tsx';
 import { LogsTab } from './logs.tsx';
@@ -21,6 +22,7 @@ const TABS = [
   { id: 'files', label: 'Files' },
   { id: 'ports', label: 'Ports' },
   { id: 'logs', label: 'Logs' },
+  { id: 'egress', label: 'Egress' },
   { id: 'agent', label: 'Agent', agentOnly: true },
 ];
 
@@ -57,7 +59,8 @@ export function SandboxPage({ session, name, tab }: { session: Session; name: st
       <section class="tab" aria-label={tabs.find((t) => t.id === current)?.label}>
         {current === 'overview' ? <Overview sandbox={sandbox} /> : null}
         {current === 'overview' && running ? <UsagePanel session={session} sandbox={sandbox} /> : null}
-        {current !== 'overview' && current !== 'ports' && !running ? (
+        {/* Ports and egress are records of the API, shown in any phase. */}
+        {current !== 'overview' && current !== 'ports' && current !== 'egress' && !running ? (
           <p class="notice">The sandbox is {phaseOf(sandbox)}; this needs it Running.</p>
         ) : null}
         {current === 'terminal' && running ? (
@@ -68,6 +71,7 @@ export function SandboxPage({ session, name, tab }: { session: Session; name: st
         {current === 'files' && running ? <FilesTab session={session} name={name} /> : null}
         {current === 'ports' ? <PortsTab session={session} sandbox={sandbox} /> : null}
         {current === 'logs' && running ? <LogsTab session={session} name={name} /> : null}
+        {current === 'egress' ? <EgressTab session={session} sandbox={sandbox} /> : null}
         {current === 'agent' && running ? <AgentTab session={session} name={name} /> : null}
       </section>
     </>

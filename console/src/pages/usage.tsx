@@ -133,7 +133,8 @@ function Chart(props: {
   );
 }
 
-function bytes(n: number): string {
+/** A byte count for people: `517 B`, `4.0 KiB`, `118 MiB`. */
+export function bytes(n: number): string {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
   let i = 0;
