@@ -1223,6 +1223,34 @@ class PreviewTicket(Model):
 
 
 @dataclass(frozen=True)
+class AuditEgress(Model):
+    host: str
+    port: int
+    decision: Literal["allowed", "denied"]
+    connections: int
+    """
+    Connections the record stands for: 1, or, with summary, those after the first in a window
+    """
+    summary: bool
+    """
+    A window's like connections after the first, summed
+    """
+    bytes_out: int
+    """
+    Bytes from the sandbox to the host
+    """
+    bytes_in: int
+    """
+    Bytes from the host back
+    """
+    duration_ms: int
+    reason: str | None
+    """
+    The line a refused tool saw; null when allowed
+    """
+
+
+@dataclass(frozen=True)
 class AuditRecord(Model):
     id: str
     time: str
@@ -1234,6 +1262,10 @@ class AuditRecord(Model):
     message: str
     count: int
     involved_object: dict[str, Any]
+    egress: AuditEgress | None = None
+    """
+    On the egress gateway's records (EgressAllowed, EgressDenied): the decision as fields
+    """
 
 
 @dataclass(frozen=True)
