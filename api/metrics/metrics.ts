@@ -93,8 +93,13 @@ export class ApiMetrics {
         ? [this.invokeRequests, this.invokeDuration, this.invokeThrottled]
         : [this.configureRequests, this.configureDuration, this.configureThrottled];
     requests.inc(labels);
-    if (labels.outcome === 'throttled') throttled.inc(labels);
-    else duration.observe(labels, seconds);
+    // A template's throttled series exists from its first call, at 0 until one is refused, so
+    // a scrape by any replica shows it and rate() over it starts from 0, not from nothing.
+    throttled.inc(
+      { template: labels.template, outcome: 'throttled' },
+      labels.outcome === 'throttled' ? 1 : 0,
+    );
+    if (labels.outcome !== 'throttled') duration.observe(labels, seconds);
   }
 
   /** Records one finished or refused exec (a throttled one counts, without a duration). */
