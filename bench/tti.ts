@@ -257,7 +257,14 @@ async function measure(side: Side): Promise<Figures> {
       const c = await one(`tti-c-${i}`, 'tti-cold');
       if (c !== undefined) {
         f.cold.push(c);
-        traces.push(tracer.steps(`tti-c-${i}`, t0));
+        const steps = tracer.steps(`tti-c-${i}`, t0);
+        traces.push(steps);
+        // Each run's own order of the steps the medians cannot pair (they are taken step by step).
+        const at = (s: Step) => steps[s]?.toFixed(0) ?? '—';
+        console.error(
+          `${side.cluster} cold ${i}: claim bound ${at('bound')}, scheduled ${at('scheduled')}, IP ${at('podIP')}, ` +
+            `main started ${at('mainStart')}, kubelet says running ${at('mainRunning')}, Running ${at('running')}, output ${at('output')}`,
+        );
       }
       await gone([`tti-w-${i}`, `tti-c-${i}`]);
       if ((i + 1) % 10 === 0) console.error(`${side.cluster}: ${i + 1}/${RUNS} rounds`);
