@@ -22,6 +22,7 @@ export const STEPS = [
   ['scheduled', 'Pod scheduled (nodeName)'],
   ['bound', 'PVC Bound (volume provisioned)'],
   ['podSandbox', 'Pod sandbox started (containerd: pause task)'],
+  ['podIP', "Pod status: IP (the operator's sandboxd check starts)"],
   ['initStart', 'init container started (containerd task)'],
   ['initExit', 'init container exited (containerd task)'],
   ['mainStart', 'main container started (containerd task)'],
@@ -74,6 +75,7 @@ export class Tracer {
       t.#pods.set(name, pod);
       t.mark(name, 'pod');
       if (pod.spec?.nodeName) t.mark(name, 'scheduled');
+      if (pod.status?.podIP) t.mark(name, 'podIP');
       const init = pod.status?.initContainerStatuses?.find((c) => c.name === SandboxPod.installContainer);
       if (init?.state?.terminated) t.mark(name, 'initDone');
       const main = pod.status?.containerStatuses?.find((c) => c.name === SandboxPod.container);

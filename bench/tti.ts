@@ -38,7 +38,20 @@ interface Figures {
   burstCold: number[];
   attempts: { warm: number; cold: number; all: number };
   trace: ReturnType<typeof traceTable>;
+  /** The sequential warm creates' steps (those a claim has: see WARM_STEPS). */
+  warmTrace: ReturnType<typeof traceTable>;
 }
+
+/** A warm create's steps: the member's Pod shows under the sandbox's label once claimed. */
+const WARM_STEPS: Partial<Record<Step, string>> = {
+  created: 'POST /sandboxes answered 201',
+  sandbox: 'Sandbox seen (watch)',
+  pod: "member's Pod claimed (relabelled)",
+  running: "Sandbox Running (svc's status, client's watch)",
+  secret: "member's Secret moved (after Running)",
+  policy: "member's NetworkPolicy moved (after Running)",
+  output: 'first output of `echo hi` (exec)',
+};
 
 /**
  * The bench's templates: the sample `minimal` (bookworm-slim, 1Gi workspace, no egress), with
@@ -226,29 +239,45 @@ async function measure(side: Side): Promise<Figures> {
       burstCold: [],
       attempts: { warm: 0, cold: 0, all: 0 },
       trace: [],
+      warmTrace: [],
     };
     const traces: Partial<Record<Step, number>>[] = [];
+    const warmTraces: Partial<Record<Step, number>>[] = [];
     for (let i = 0; i < RUNS; i++) {
       await full(POOL);
+      const tw = performance.now();
       const w = await one(`tti-w-${i}`, 'tti-warm');
-      if (w !== undefined) f.warm.push(w);
+      if (w !== undefined) {
+        f.warm.push(w);
+        warmTraces.push(tracer.steps(`tti-w-${i}`, tw));
+      }
       // The claim's refill is work on the node: the cold create waits it out.
       await full(POOL);
       const t0 = performance.now();
       const c = await one(`tti-c-${i}`, 'tti-cold');
       if (c !== undefined) {
         f.cold.push(c);
-        traces.push(tracer.steps(`tti-c-${i}`, t0));
+        const steps = tracer.steps(`tti-c-${i}`, t0);
+        traces.push(steps);
+        // Each run's own order of the steps the medians cannot pair (they are taken step by step).
+        const at = (s: Step) => steps[s]?.toFixed(0) ?? '—';
+        console.error(
+          `${side.cluster} cold ${i}: claim bound ${at('bound')}, scheduled ${at('scheduled')}, IP ${at('podIP')}, ` +
+            `main started ${at('mainStart')}, kubelet says running ${at('mainRunning')}, Running ${at('running')}, output ${at('output')}`,
+        );
       }
       await gone([`tti-w-${i}`, `tti-c-${i}`]);
       if ((i + 1) % 10 === 0) console.error(`${side.cluster}: ${i + 1}/${RUNS} rounds`);
     }
     f.trace = traceTable(traces);
+    f.warmTrace = traceTable(warmTraces).filter((row) => WARM_STEPS[row.step]);
     // Said now too: a burst that fails later does not take these with it.
     console.error(
       `${side.cluster}: sequential warm ${stats(f.warm)}, cold ${stats(f.cold)} (median / p95 / p99 ms)`,
     );
     for (const row of f.trace) console.error(`  ${row.label}: ${row.ms?.toFixed(0) ?? '—'}`);
+    console.error(`${side.cluster}: warm creates' steps (median ms from the create's call):`);
+    for (const row of f.warmTrace) console.error(`  ${WARM_STEPS[row.step]}: ${row.ms?.toFixed(0) ?? '—'}`);
     // The bursts: BURST at once, warm from a pool of BURST, then cold (the pool back to POOL).
     const burst = async (prefix: string, template: string) => {
       const names = Array.from({ length: BURST }, (_, i) => `${prefix}-${i}`);
@@ -334,6 +363,11 @@ for (const [i, row] of (results[0]?.trace ?? []).entries()) {
     return pad(ms === undefined ? '—' : ms.toFixed(0), 10);
   });
   console.log(pad(row.label, 52) + cells.join(''));
+}
+console.log(`\nwhere a warm create spends its time (median ms from the create's call, ${RUNS} runs):`);
+for (const [i, row] of (results[0]?.warmTrace ?? []).entries()) {
+  const cells = results.map((r) => pad(r.warmTrace[i]?.ms?.toFixed(0) ?? '—', 10));
+  console.log(pad(WARM_STEPS[row.step] ?? row.label, 52) + cells.join(''));
 }
 for (const r of results) {
   const rate = (r.warm.length + r.cold.length + r.burstWarm.length + r.burstCold.length) / r.attempts.all;

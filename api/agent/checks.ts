@@ -80,7 +80,7 @@ export async function sandboxdOf<T>(
   for (let attempt = 1; ; attempt++) {
     try {
       // Its uid: only a Pod this Sandbox controls is its, whatever else carries its name.
-      const client = await deps.sandboxd.client(namespace, name, uid);
+      const client = await deps.sandboxd.client(namespace, name, uid, { podName: sandbox.status?.podName });
       return { client, answer: await call(client) };
     } catch (err) {
       if (err instanceof SandboxdUnavailable) throw unreachable(err.message);

@@ -7,9 +7,21 @@
 # inside the node's mount namespace; a snapshot is a copy in STATE/csi/snapshots, which every
 # node's driver shares, so a volume restored from it (an svc clone) may land on any node.
 # Capacity is recorded, not enforced. Each node provisions and snapshots its own volumes:
-# csi-provisioner and csi-snapshotter run with --node-deployment, the StorageClass is
-# WaitForFirstConsumer (the scheduler picks the node, that node's provisioner makes the volume),
-# and snapshot-controller labels each snapshot's content with its volume's node.
+# csi-provisioner and csi-snapshotter run with --node-deployment, and snapshot-controller labels
+# each snapshot's content with its volume's node.
+#
+# The StorageClass's binding mode is CLUSTER_VOLUME_BINDING (volume_binding, set by up.sh):
+# - WaitForFirstConsumer (the default with two nodes or more): the scheduler picks the node by
+#   the Pod's needs, that node's provisioner makes the volume. It costs a cold start about a
+#   second: kube-scheduler's volume binding (PreBind) writes the node on the claim, then checks
+#   whether the claim is bound once a second, the first time a second later
+#   (pkg/scheduler/framework/plugins/volumebinding, BindPodVolumes), however soon it was.
+# - Immediate (the default with one node, where there is no choice of node to make): every
+#   node's provisioner may take a new claim (--node-deployment-immediate-binding), after a random
+#   wait of at most --node-deployment-base-delay so that they do not all try at once; the volume
+#   is made before the Pod is scheduled, and the Pod follows it. With several nodes the node is
+#   then the provisioners' race, blind to the Pod's CPU and memory: no spreading by load, and a
+#   Pod whose volume landed on a full node stays Pending.
 
 csi_driver=local.csi.svc.io
 csi_topology=svc.io/node
@@ -72,7 +84,7 @@ metadata:
   name: svc-local
   annotations: { storageclass.kubernetes.io/is-default-class: "true" }
 provisioner: $csi_driver
-volumeBindingMode: WaitForFirstConsumer
+volumeBindingMode: $volume_binding
 reclaimPolicy: Delete
 allowVolumeExpansion: false
 EOF
@@ -96,9 +108,12 @@ EOF
       --node="$nn" --endpoint="$n/csi/csi.sock" --volumes="$n/csi/volumes" --snapshots="$state/csi/snapshots" \
       --registry="$n/kubelet/plugins_registry"
     # Each node's sidecars take only their node's volumes (NODE_NAME) and need no leader election.
+    # An Immediate claim is taken after a random wait of up to 20 ms (the default, 20 s, is made
+    # for hundreds of nodes racing; here it would be a cold start's slowest step).
     start "csi-provisioner-$nn" "$ns" "$nn" -- env NODE_NAME="$nn" "$bin/csi-provisioner" \
       --kubeconfig="$state/csi-provisioner.kubeconfig" --csi-address="$n/csi/csi.sock" \
-      --node-deployment --node-deployment-immediate-binding=false --feature-gates=Topology=true \
+      --node-deployment --node-deployment-immediate-binding=true \
+      --node-deployment-base-delay=20ms --node-deployment-max-delay=2s --feature-gates=Topology=true \
       --leader-election=false --timeout=60s --v=2
     if [ -x "$bin/csi-snapshotter" ]; then
       start "csi-snapshotter-$nn" "$ns" "$nn" -- env NODE_NAME="$nn" "$bin/csi-snapshotter" \
@@ -119,7 +134,7 @@ EOF
       sleep 0.5
     done
   done
-  say "CSI driver registered by every kubelet ($(($(date +%s) - t0))s); default StorageClass and VolumeSnapshotClass svc-local"
+  say "CSI driver registered by every kubelet ($(($(date +%s) - t0))s); default StorageClass ($volume_binding) and VolumeSnapshotClass svc-local"
 }
 
 # wait_for WHAT SECONDS CMD...: runs CMD every half second until it succeeds.
@@ -212,6 +227,8 @@ EOF
 
   other=$node
   for nn in $node_names; do [ "$nn" = "$node" ] || other=$nn; done
+  # An Immediate claim's node is the provisioners' race: the reader follows its volume.
+  [ "$volume_binding" = WaitForFirstConsumer ] || other=
   t0=$(date +%s.%N)
   smoke_claim smoke-restore smoke-snap "$class"
   smoke_pod smoke-reader smoke-restore "$other" "busybox sha256sum /data/f"
@@ -222,6 +239,7 @@ EOF
   sha_r=$(k logs smoke-reader | cut -d' ' -f1)
   t1=$(date +%s.%N)
   [ "$sha_r" = "$sha_w" ] || die "the restored volume reads sha256 '$sha_r', not the $sha_w written"
+  other=$(k get pod smoke-reader -o 'jsonpath={.spec.nodeName}')
   say "PVC smoke-restore from the snapshot on $other read by a Pod in $(elapsed "$t0" "$t1")s: the same sha256"
 
   # Deleting the objects deletes the data: DeleteVolume on each volume's node, DeleteSnapshot.

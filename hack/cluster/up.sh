@@ -23,6 +23,8 @@
 #   CLUSTER_RUN=xxxx              the run id (4 hex digits; default random)
 #   CLUSTER_STATE=DIR             the state folder (default /tmp/svc-cluster-$CLUSTER_RUN)
 #   CLUSTER_SMOKE=0               skip the smoke checks
+#   CLUSTER_VOLUME_BINDING=MODE   the StorageClass svc-local's volumeBindingMode: Immediate (the
+#                                 default with one node) or WaitForFirstConsumer (with more); see storage.sh
 #   CLUSTER_GVISOR, CLUSTER_RUNSC_*, CLUSTER_POD_PIDS_LIMIT, CLUSTER_CONTAINERD_BIN   see isolation.sh
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -67,6 +69,10 @@ dns_ip=$net.128.10
 ns_cp=svcc-$run-cp
 nodes=${NODES:-1}
 [[ $nodes =~ ^[1-9]$ ]] || die "NODES must be 1 to 9, not '$nodes'"
+# One node has no placement to make, so its volumes are made at once (storage.sh says why).
+volume_binding=${CLUSTER_VOLUME_BINDING:-$([ "$nodes" = 1 ] && echo Immediate || echo WaitForFirstConsumer)}
+[[ $volume_binding =~ ^(Immediate|WaitForFirstConsumer)$ ]] ||
+  die "CLUSTER_VOLUME_BINDING must be Immediate or WaitForFirstConsumer, not '$volume_binding'"
 node_ip() { echo "$net.0.$((10 + $1))"; }
 node_pod_cidr() { echo "$net.$((64 + $1)).0/24"; }
 node_names=$(seq -f 'n%g' 1 "$nodes" | tr '\n' ' ')

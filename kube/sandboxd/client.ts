@@ -318,8 +318,9 @@ export class SandboxdClient {
     return { status: res.statusCode ?? 0, body: await readJson(res) };
   }
 
-  async health(): Promise<boolean> {
-    const res = await this.#send('GET', '/healthz', (req) => req.end());
+  /** Whether /healthz answers 200; aborting `signal` gives the try up (it rejects). */
+  async health(signal?: AbortSignal): Promise<boolean> {
+    const res = await this.#send('GET', '/healthz', (req) => req.end(), signal);
     await readJson(res);
     return res.statusCode === 200;
   }

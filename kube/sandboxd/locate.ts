@@ -70,14 +70,21 @@ export class SandboxdLocator {
    * The sandboxd of the Sandbox `namespace/sandbox` whose uid is `uid` (read from the Sandbox
    * when the caller has no copy). Only a Pod whose controller reference is that uid is
    * its: a Pod of the sandbox's name that is someone else's (another user's claimed warm-pool
-   * member, say) is never reached, nor is its token derived.
+   * member, say) is never reached, nor is its token derived. `podName`, the Pod its status
+   * names, is read first: a claimed warm-pool member's Pod keeps its own name, and found by
+   * name it costs one read rather than two (checked all the same: a status is no proof).
    */
-  async client(namespace: string, sandbox: string, uid?: string): Promise<SandboxdClient> {
+  async client(
+    namespace: string,
+    sandbox: string,
+    uid?: string,
+    o: { podName?: string } = {},
+  ): Promise<SandboxdClient> {
     const sandboxUid = uid ?? (await this.#uidOf(namespace, sandbox));
     const key = `${namespace}/${sandbox}`;
     const hit = this.#cache.get(key);
     if (hit && Date.now() - hit.at < this.#ttlMs && hit.uid === sandboxUid) return hit.client;
-    const pod = await this.#pod(namespace, sandbox, sandboxUid);
+    const pod = await this.#pod(namespace, sandbox, sandboxUid, o.podName || sandbox);
     const client = await this.forPod(pod);
     // Kept by the Sandbox's uid: a re-created sandbox of the same name is looked up afresh.
     this.#cache.set(key, { at: Date.now(), uid: sandboxUid, client });
@@ -101,14 +108,15 @@ export class SandboxdLocator {
   }
 
   /**
-   * The sandbox's Pod: the one named after it, or, for a sandbox that claimed a warm-pool
-   * member, the member's Pod, which carries the sandbox's label (a Pod cannot be renamed);
-   * either only when its controller reference is the Sandbox's uid.
+   * The sandbox's Pod: the one named `podName` (its status's, else the sandbox's own name), or,
+   * for a sandbox that claimed a warm-pool member, the member's Pod, which carries the
+   * sandbox's label (a Pod cannot be renamed); either only when its controller reference is
+   * the Sandbox's uid.
    */
-  async #pod(namespace: string, sandbox: string, uid: string): Promise<V1Pod> {
+  async #pod(namespace: string, sandbox: string, uid: string, podName: string): Promise<V1Pod> {
     const ours = (p: V1Pod | undefined) =>
       !!p?.metadata?.ownerReferences?.some((r) => r.controller && r.kind === 'Sandbox' && r.uid === uid);
-    const named = await this.#core.readNamespacedPod({ name: sandbox, namespace }).catch((err: unknown) => {
+    const named = await this.#core.readNamespacedPod({ name: podName, namespace }).catch((err: unknown) => {
       if ((err as { code?: number }).code === 404) return undefined;
       throw err;
     });

@@ -245,6 +245,13 @@ describe("a sandbox named after another user's claimed warm-pool member", () => 
       SandboxdUnavailable,
     );
     await expect(api.deps.sandboxd.client(ns.name, member)).rejects.toThrow(SandboxdUnavailable);
+    // Nor when the Pod to read first is named (as the API names its status's podName).
+    await expect(
+      api.deps.sandboxd.client(ns.name, member, bobs.metadata.uid, { podName: member }),
+    ).rejects.toThrow(SandboxdUnavailable);
+    // Hers, found by the name her status gives (her member's), is hers.
+    const hers = await api.deps.sandboxd.client(ns.name, 'alices', alices.metadata.uid, { podName: member });
+    expect(await hers.health()).toBe(true);
 
     // Nor does a kubectl Sandbox that names her member in its own annotations (the name its
     // Pod, claim and Secret would then derive from): nothing of hers is taken.
