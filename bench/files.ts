@@ -82,6 +82,11 @@ async function real(): Promise<Where> {
         // gone already
       }
     }
+    for (const f of [
+      join(cluster.state, 'pids', `forward-${forwarder}`),
+      join(cluster.state, `forward-${forwarder}.port`),
+    ])
+      await rm(f, { force: true });
     await client.deleteSandbox(SANDBOX).catch(() => undefined);
     await waitFor(
       async () =>

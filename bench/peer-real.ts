@@ -287,19 +287,49 @@ async function main(): Promise<void> {
     const loads: string[] = [];
     for (let i = -1; i < N; i++) {
       // Round 0 warms both sides up (images, caches) and is not counted.
-      await quiet();
       loads.push(loadavg()[0]!.toFixed(1));
-      const sc = await svcCold(`cold-${i + 1}`);
-      await dropOurs(`cold-${i + 1}`);
-      await quiet();
-      const pc = await peerCold(`pcold-${i + 1}`);
-      await peerSide.delete(PEER.core, 'sandboxes', `pcold-${i + 1}`);
-      await quiet();
-      const sw = await svcWarm(`warm-${i + 1}`);
-      await dropOurs(`warm-${i + 1}`);
-      await quiet();
-      const pw = await peerWarm(`pwarm-${i + 1}`);
-      await peerSide.delete(PEER.ext, 'sandboxclaims', `pwarm-${i + 1}`);
+      // Each side in turn, the first one alternating by round, so that neither always
+      // follows the other's teardown or gets the machine's quieter moment.
+      const step = async <T>(run: () => Promise<T>, drop: () => Promise<void>): Promise<T> => {
+        await quiet();
+        const t = await run();
+        await drop();
+        return t;
+      };
+      const n = i + 1;
+      const coldSvc = () =>
+        step(
+          () => svcCold(`cold-${n}`),
+          () => dropOurs(`cold-${n}`),
+        );
+      const coldPeer = () =>
+        step(
+          () => peerCold(`pcold-${n}`),
+          () => peerSide.delete(PEER.core, 'sandboxes', `pcold-${n}`),
+        );
+      const warmSvc = () =>
+        step(
+          () => svcWarm(`warm-${n}`),
+          () => dropOurs(`warm-${n}`),
+        );
+      const warmPeer = () =>
+        step(
+          () => peerWarm(`pwarm-${n}`),
+          () => peerSide.delete(PEER.ext, 'sandboxclaims', `pwarm-${n}`),
+        );
+      const svcFirst = n % 2 === 1;
+      let sc, pc, sw, pw;
+      if (svcFirst) {
+        sc = await coldSvc();
+        pc = await coldPeer();
+        sw = await warmSvc();
+        pw = await warmPeer();
+      } else {
+        pc = await coldPeer();
+        sc = await coldSvc();
+        pw = await warmPeer();
+        sw = await warmSvc();
+      }
       if (i >= 0) {
         cold.svc.push(sc);
         cold.peer.push(pc);

@@ -166,7 +166,16 @@ try {
     pods.get(n)?.ready ? [pods.get(n)!.ready! - pods.get(n)!.added] : [],
   );
   console.log(`p50: create → Pod ${p50(toPod)} ms, Pod → Ready ${p50(toReady)} ms`);
-  const perSandbox = (creation.total - before.total) / N;
+  // A figure across an operator's restart would count from 0 again: none rather than a wrong one.
+  const across = (a: Requests, b: Requests, what: string) => {
+    if (a.restarts === b.restarts) return true;
+    console.error(
+      `an operator restarted ${b.restarts - a.restarts} time(s) during ${what} (its request counters started again from 0): no figure for it`,
+    );
+    process.exitCode = 1;
+    return false;
+  };
+  const perSandbox = across(before, creation, 'the burst') ? (creation.total - before.total) / N : NaN;
   console.log(`operator requests until all Running: ${perSandbox.toFixed(2)} per sandbox (Lease excluded)`);
   console.log(JSON.stringify(diff(before, creation)));
 
@@ -176,7 +185,9 @@ try {
   await new Promise((r) => setTimeout(r, STEADY_S * 1000));
   const steady = await operatorRequests(core, operators);
   for (const w of watches) w.check();
-  const perMin = ((steady.total - settled.total) * 60) / STEADY_S;
+  const perMin = across(settled, steady, 'the steady state')
+    ? ((steady.total - settled.total) * 60) / STEADY_S
+    : NaN;
   console.log(`steady state over ${STEADY_S} s: ${perMin.toFixed(1)} operator requests/min (Lease excluded)`);
   if (steady.total > settled.total) console.log(JSON.stringify(diff(settled, steady)));
 
@@ -201,10 +212,14 @@ try {
       all_running_s: round(allS, 1),
       p50_ms: Math.round(median(times)),
       p99_ms: Math.round(percentile(times, 99)),
-      operator_requests_per_sandbox: round(perSandbox, 2),
-      steady_requests_per_min: round(perMin, 1),
+      operator_requests_per_sandbox: Number.isNaN(perSandbox) ? null : round(perSandbox, 2),
+      steady_requests_per_min: Number.isNaN(perMin) ? null : round(perMin, 1),
       operator_mib: mib(memAfter.operator),
-      operator_mib_per_100: mib(((memAfter.operator - memBefore.operator) * 100) / N),
+      // A restarted operator's memory started again too: its growth is no figure then.
+      operator_mib_per_100:
+        before.restarts === steady.restarts
+          ? mib(((memAfter.operator - memBefore.operator) * 100) / N)
+          : null,
       api_mib: mib(memAfter.api),
       api_mib_per_100: mib(((memAfter.api - memBefore.api) * 100) / N),
       sandboxd_mib_per_100: per100(sandboxd),
