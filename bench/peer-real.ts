@@ -30,7 +30,7 @@ import { FirstAnswer } from './first-answer.ts';
 import { PEER, PeerSide, blueprint, installPeerCrds, peerControllerArgs } from './peer-side.ts';
 import { startRealCluster } from './real.ts';
 import { Sight } from './sight.ts';
-import { median, percentile, poolFull, round } from './support.ts';
+import { createRetrying, median, percentile, poolFull, round } from './support.ts';
 
 const N = Number(process.env.BENCH_RUNS ?? 20);
 const BURST = Number(process.env.BENCH_BURST ?? 50);
@@ -356,7 +356,7 @@ async function main(): Promise<void> {
       if (side === 'svc') {
         names.forEach((n) => ourNames.add(n));
         await Promise.all(
-          names.map((name) => client.createSandbox({ name, templateRef: { name: 'peer-bench-cold' } })),
+          names.map((name) => createRetrying(client, { name, templateRef: { name: 'peer-bench-cold' } })),
         );
         await waitFor(
           () => {
