@@ -213,8 +213,15 @@ bench-invoke: deps kube sandboxd-binary
 bench-exec: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/exec.ts
 
+ifeq ($(CLUSTER),real)
+bench-files: deps kube helm sandboxd-binary console
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/build.sh >/dev/null
+	CLUSTER=real $(NODE) bench/files.ts
+else
 bench-files: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/files.ts
+endif
 
 bench-terminal: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/terminal.ts

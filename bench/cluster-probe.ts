@@ -10,19 +10,44 @@ import type { RealCluster } from './real.ts';
 export interface Requests {
   total: number;
   byVerb: Record<string, number>;
+  /**
+   * The operators' container restarts so far. A restarted operator (it exits when it loses
+   * its Lease, as at a high load) counts from 0 again, so two readings are comparable only
+   * when this did not change between them.
+   */
+  restarts: number;
 }
 
-/** The operators' svc_kube_requests_total summed over their Pods, Lease renewals left out. */
-export async function operatorRequests(core: CoreV1Api, operators: V1Pod[]): Promise<Requests> {
+/**
+ * The operators' svc_kube_requests_total summed over their Pods, Lease renewals left out. A
+ * Pod that does not answer (restarting) is asked again for up to `patienceMs`.
+ */
+export async function operatorRequests(
+  core: CoreV1Api,
+  operators: V1Pod[],
+  patienceMs = 120_000,
+): Promise<Requests> {
   const byVerb: Record<string, number> = {};
   let total = 0;
   for (const pod of operators) {
-    const text = await core.connectGetNamespacedPodProxyWithPath({
-      name: `${pod.metadata!.name!}:8081`,
-      namespace: pod.metadata!.namespace!,
-      path: 'metrics',
-    });
-    for (const m of String(text).matchAll(/^svc_kube_requests_total\{([^}]*)\} (\S+)$/gm)) {
+    const deadline = performance.now() + patienceMs;
+    let text: string;
+    for (;;) {
+      try {
+        text = String(
+          await core.connectGetNamespacedPodProxyWithPath({
+            name: `${pod.metadata!.name!}:8081`,
+            namespace: pod.metadata!.namespace!,
+            path: 'metrics',
+          }),
+        );
+        break;
+      } catch (err) {
+        if (performance.now() > deadline) throw err;
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    }
+    for (const m of text.matchAll(/^svc_kube_requests_total\{([^}]*)\} (\S+)$/gm)) {
       const labels: Record<string, string> = {};
       for (const l of m[1]!.matchAll(/(\w+)="([^"]*)"/g)) labels[l[1]!] = l[2]!;
       if (labels.resource === 'leases') continue;
@@ -31,7 +56,15 @@ export async function operatorRequests(core: CoreV1Api, operators: V1Pod[]): Pro
       total += Number(m[2]);
     }
   }
-  return { total, byVerb };
+  let restarts = 0;
+  for (const pod of operators) {
+    const now = await core.readNamespacedPod({
+      name: pod.metadata!.name!,
+      namespace: pod.metadata!.namespace!,
+    });
+    restarts += (now.status?.containerStatuses ?? []).reduce((n, c) => n + c.restartCount, 0);
+  }
+  return { total, byVerb, restarts };
 }
 
 /**

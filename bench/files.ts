@@ -7,14 +7,17 @@
 import { spawn } from 'node:child_process';
 import { createHash, randomFillSync } from 'node:crypto';
 import { createReadStream, createWriteStream } from 'node:fs';
-import { open, rm, stat } from 'node:fs/promises';
+import { mkdtemp, open, readFile, rm, stat } from 'node:fs/promises';
 import { request, type IncomingMessage, type RequestOptions } from 'node:http';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
-import { CoreV1Api, type KubeConfig } from '@kubernetes/client-node';
+import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
+import { SvcClient } from '../clients/typescript/index.ts';
+import { GROUP, SandboxPod, VERSION } from '../core/index.ts';
 import { SandboxdKeySecret, SandboxdLocator } from '../kube/index.ts';
 import { waitFor } from '../test/controlplane/index.ts';
+import { script, startRealCluster } from './real.ts';
 import { SERVICE_NAMESPACE, startStack } from './stack.ts';
 import { createBenchTemplate, median, round } from './support.ts';
 
@@ -24,6 +27,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const NAMESPACE = 'bench';
 const TEMPLATE = 'bench-files';
 const SANDBOX = 'files';
+const root = join(import.meta.dirname, '..');
 
 /** Where a request goes: the API's URL with its key, or sandboxd's socket with its token. */
 interface Target {
@@ -31,12 +35,136 @@ interface Target {
   path: string;
 }
 
-async function main(): Promise<void> {
+/** Where the bench runs: the API, the namespace, a folder on the volumes' disk, sandboxd straight. */
+interface Where {
+  cluster: 'devnode' | 'real';
+  base: string;
+  key: string;
+  namespace: string;
+  dir: string;
+  template(): Promise<void>;
+  /** sandboxd of the bench's sandbox, straight (once it runs), as the API reaches it. */
+  direct(path: string): Promise<Target>;
+  close(failed: boolean): Promise<void>;
+}
+
+async function devnode(): Promise<Where> {
   const stack = await startStack(NAMESPACE);
+  return {
+    cluster: 'devnode',
+    base: stack.base,
+    key: stack.key,
+    namespace: NAMESPACE,
+    dir: stack.dir,
+    template: () => createBenchTemplate(stack.kc, TEMPLATE, { storage: { size: '4Gi' } }),
+    direct: (path) => directTarget(stack.kc, path),
+    close: (failed) => stack.close(failed),
+  };
+}
+
+/**
+ * A real cluster (bench/real.ts): the API through install.sh's forwarder, and sandboxd through
+ * a forwarder of the same kind (hack/cluster/forward.sh: socat on 127.0.0.1, nsenter into the
+ * Pod's node) to the Pod's address, so both ways cross one forwarder and differ by the API.
+ */
+async function real(): Promise<Where> {
+  const cluster = await startRealCluster(Number(process.env.NODES ?? 1));
+  const { kc, env } = cluster;
+  const dir = await mkdtemp(join(tmpdir(), 'svc-bench-files-'));
+  const forwarder = `bench-files-${process.pid}`;
+  const client = new SvcClient({ baseUrl: env.baseUrl, apiKey: env.keys.admin, namespace: env.namespace });
+  cluster.beforeClose(async () => {
+    const pid = await readFile(join(cluster.state, 'pids', `forward-${forwarder}`), 'utf8').catch(() => '');
+    if (pid.trim()) {
+      try {
+        process.kill(Number(pid), 'SIGTERM');
+      } catch {
+        // gone already
+      }
+    }
+    for (const f of [
+      join(cluster.state, 'pids', `forward-${forwarder}`),
+      join(cluster.state, `forward-${forwarder}.port`),
+    ])
+      await rm(f, { force: true });
+    await client.deleteSandbox(SANDBOX).catch(() => undefined);
+    await waitFor(
+      async () =>
+        (await client.getSandbox(SANDBOX).then(
+          () => false,
+          () => true,
+        )) &&
+        (
+          await kc
+            .makeApiClient(CoreV1Api)
+            .listNamespacedPod({ namespace: env.namespace, labelSelector: `svc.io/sandbox=${SANDBOX}` })
+        ).items.length === 0,
+      { timeoutMs: 180_000, intervalMs: 500, describe: () => `sandbox ${SANDBOX} gone` },
+    ).catch((err: Error) => console.error(err.message));
+    await kc
+      .makeApiClient(CustomObjectsApi)
+      .deleteClusterCustomObject({
+        group: GROUP,
+        version: VERSION,
+        plural: 'clustersandboxtemplates',
+        name: TEMPLATE,
+      })
+      .catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  });
+  return {
+    cluster: 'real',
+    base: env.baseUrl,
+    key: env.keys.admin,
+    namespace: env.namespace,
+    dir,
+    template: () =>
+      createBenchTemplate(kc, TEMPLATE, {
+        image: 'docker.io/library/debian:bookworm',
+        storage: { size: '4Gi' },
+      }),
+    direct: async (path) => {
+      const core = kc.makeApiClient(CoreV1Api);
+      const pod = (
+        await core.listNamespacedPod({ namespace: env.namespace, labelSelector: `svc.io/sandbox=${SANDBOX}` })
+      ).items[0];
+      const ip = pod?.status?.podIP;
+      const node = pod?.spec?.nodeName;
+      const secret = pod?.spec?.volumes?.find((v) => v.name === 'svc-token')?.secret?.secretName;
+      if (!ip || !node || !secret)
+        throw new Error(`no address, node or token Secret for ${SANDBOX}: ${pod?.metadata?.name}`);
+      const token = Buffer.from(
+        (await core.readNamespacedSecret({ namespace: env.namespace, name: secret })).data![
+          SandboxPod.tokenKey
+        ]!,
+        'base64',
+      ).toString();
+      const port = Number(
+        (
+          await script([
+            join(root, 'hack/cluster/forward.sh'),
+            cluster.state,
+            forwarder,
+            `svcc-${cluster.run}-${node}`,
+            `${ip}:${SandboxPod.port}`,
+          ])
+        ).trim(),
+      );
+      return {
+        options: (p) => ({ host: '127.0.0.1', port, path: p, headers: { authorization: `Bearer ${token}` } }),
+        path,
+      };
+    },
+    close: () => cluster.close(),
+  };
+}
+
+async function main(): Promise<void> {
+  const where = process.env.CLUSTER === 'real' ? await real() : await devnode();
   let failed = false;
   try {
-    const { base, key, dir, kc } = stack;
-    await createBenchTemplate(kc, TEMPLATE, { storage: { size: '4Gi' } });
+    const { base, key, dir, namespace } = where;
+    await where.template();
     const send = (method: string, path: string, body?: string) =>
       new Promise<IncomingMessage>((resolve, reject) => {
         const req = request(`${base}${path}`, {
@@ -49,7 +177,7 @@ async function main(): Promise<void> {
     const made = await drain(
       await send(
         'POST',
-        `/api/v1/sandboxes?namespace=${NAMESPACE}`,
+        `/api/v1/sandboxes?namespace=${namespace}`,
         JSON.stringify({ name: SANDBOX, mode: 'code', templateRef: { name: TEMPLATE } }),
       ),
     );
@@ -57,20 +185,20 @@ async function main(): Promise<void> {
     let phase: string | undefined;
     await waitFor(
       async () => {
-        const got = await drain(await send('GET', `/api/v1/sandboxes/${SANDBOX}?namespace=${NAMESPACE}`));
+        const got = await drain(await send('GET', `/api/v1/sandboxes/${SANDBOX}?namespace=${namespace}`));
         phase = (JSON.parse(got.text) as { status?: { phase?: string } }).status?.phase;
         return phase === 'Running';
       },
-      { timeoutMs: 120_000, intervalMs: 100, describe: () => `sandbox ${SANDBOX} Running (phase ${phase})` },
+      { timeoutMs: 300_000, intervalMs: 100, describe: () => `sandbox ${SANDBOX} Running (phase ${phase})` },
     );
 
     // The two ways in: through the API, and straight to sandboxd as the API itself reaches it
-    // (devnode's socket, the sandbox's token), with the same client code either way.
+    // (with the sandbox's token), with the same client code either way.
     const api: Target = {
       options: (path) => ({ ...urlOptions(base), path, headers: { 'x-api-key': key } }),
-      path: `/api/v1/sandboxes/${SANDBOX}/files/workspace/big.bin?namespace=${NAMESPACE}`,
+      path: `/api/v1/sandboxes/${SANDBOX}/files/workspace/big.bin?namespace=${namespace}`,
     };
-    const direct = await directTarget(stack.kc, '/fs?path=%2Fworkspace%2Fdirect.bin');
+    const direct = await where.direct('/fs?path=%2Fworkspace%2Fdirect.bin');
 
     // The source: random bytes (nothing compresses or dedupes them), on the disk devnode's
     // volumes live on.
@@ -135,6 +263,7 @@ async function main(): Promise<void> {
     console.log(
       JSON.stringify({
         bench: 'files',
+        cluster: where.cluster,
         upload_mb_s: round(m.up, 1),
         download_mb_s: round(m.down, 1),
         direct_upload_mb_s: round(m.directUp, 1),
@@ -150,7 +279,7 @@ async function main(): Promise<void> {
     failed = true;
     throw err;
   } finally {
-    await stack.close(failed);
+    await where.close(failed);
   }
 }
 

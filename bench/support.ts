@@ -12,6 +12,7 @@ import {
   type SandboxWarmPool,
 } from '../core/index.ts';
 import type { OperatorSettings } from '../operator/index.ts';
+import { ApiError, ConflictError, type SvcClient } from '../clients/typescript/index.ts';
 
 /** The operator's settings in the benches (and the sandbox Pod the peer's template copies). */
 export const benchOperatorSettings: OperatorSettings = {
@@ -135,4 +136,29 @@ export async function poolFull(
     pods.items.length === size &&
     pods.items.every((p) => !p.metadata?.deletionTimestamp && podReady(p))
   );
+}
+
+/**
+ * `createSandbox` as a client of the API should call it: a `503` (`cluster_unavailable`: the
+ * apiserver or the webhook did not serve the API in time, as at a high load) is retried after
+ * its `Retry-After`, up to `tries` times; a `409` on a retry means the earlier try was written
+ * after all. Resolves with the number of retries (each a second or more in the timed figure).
+ */
+export async function createRetrying(
+  client: SvcClient,
+  body: Parameters<SvcClient['createSandbox']>[0],
+  tries = 5,
+): Promise<number> {
+  for (let retry = 0; ; retry++) {
+    try {
+      await client.createSandbox(body);
+      return retry;
+    } catch (err) {
+      if (retry > 0 && err instanceof ConflictError) return retry;
+      if (!(err instanceof ApiError) || err.status !== 503 || retry + 1 >= tries) throw err;
+      const after = Number(err.headers.get('retry-after') ?? 1);
+      console.error(`${body.name}: ${err.message}; again in ${after} s`);
+      await new Promise((r) => setTimeout(r, after * 1000));
+    }
+  }
 }
