@@ -1,10 +1,11 @@
 import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { Hono } from 'hono';
-import { AuditQuery, EgressReasons } from '../../core/index.ts';
-import { validationError } from '../errors/index.ts';
+import { EgressReasons } from '../../core/index.ts';
 import type { ApiDeps } from '../deps.ts';
+import { route } from '../openapi/index.ts';
 import { requireNamespace } from '../sandboxes/index.ts';
 import { egressFigures, type EgressFigures } from './egress.ts';
+import { listAuditEvents } from './operations.ts';
 import { AuditAnnotations } from './recorder.ts';
 
 export interface AuditRecord {
@@ -32,10 +33,7 @@ export interface AuditRecord {
 export function auditRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
   const core = deps.kc.makeApiClient(CoreV1Api);
-  app.get('/events', async (c) => {
-    const query = AuditQuery.safeParse(c.req.query());
-    if (!query.success) throw validationError(query.error);
-    const q = query.data;
+  route(app, listAuditEvents, async (c, { query: q }, reply) => {
     const namespace = q.namespace ?? deps.defaultNamespace;
     const selectors = ['involvedObject.kind=Sandbox'];
     if (q.sandbox) {
@@ -67,7 +65,7 @@ export function auditRoutes(deps: ApiDeps): Hono {
       offset + q.limit < records.length
         ? Buffer.from(String(offset + q.limit)).toString('base64url')
         : undefined;
-    return c.json({ items, ...(next ? { continue: next } : {}) });
+    return reply.json(200, { items, ...(next ? { continue: next } : {}) });
   });
   return app;
 }

@@ -1,1 +1,2 @@
 export { cloneRoutes } from './routes.ts';
+export { cloneOperations } from './operations.ts';

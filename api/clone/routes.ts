@@ -1,7 +1,6 @@
 import { Hono } from 'hono';
 import {
   Annotations,
-  CloneRequest,
   GROUP,
   SANDBOX_FINALIZER,
   SandboxName,
@@ -15,7 +14,9 @@ import {
 } from '../../core/index.ts';
 import { HttpError, conflict, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { admitCreate, ownedSandbox, readJson, releaseReservation } from '../sandboxes/index.ts';
+import { route } from '../openapi/index.ts';
+import { admitCreate, ownedSandbox, releaseReservation } from '../sandboxes/index.ts';
+import { cloneSandbox } from './operations.ts';
 
 /**
  * `POST /sandboxes/{id}/clone`: snapshot the source's workspace, then create a Sandbox in
@@ -24,12 +25,10 @@ import { admitCreate, ownedSandbox, readJson, releaseReservation } from '../sand
  */
 export function cloneRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
-  app.post('/:id/clone', async (c) => {
+  route(app, cloneSandbox, async (c, { body }, reply) => {
     const source = await ownedSandbox(c, deps);
-    const parsed = CloneRequest.safeParse(await readJson(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
     const { namespace = '', name: sourceName = '' } = source.metadata;
-    if (parsed.data.namespace !== undefined && parsed.data.namespace !== namespace) {
+    if (body.namespace !== undefined && body.namespace !== namespace) {
       throw new HttpError(
         400,
         'cross_namespace_clone',
@@ -44,12 +43,9 @@ export function cloneRoutes(deps: ApiDeps): Hono {
         `sandbox ${sourceName} has no workspace volume to clone yet: it has never reached Running or Stopped (phase: ${phase ?? 'none'})`,
       );
     }
-    if (parsed.data.name !== undefined) {
-      const named = SandboxName.safeParse(parsed.data.name);
-      if (!named.success) throw validationError(named.error, 'name');
-      if (await exists(deps, namespace, parsed.data.name)) throw taken(parsed.data.name, namespace);
-    }
-    const snapshotClass = parsed.data.snapshotClass;
+    if (body.name !== undefined && (await exists(deps, namespace, body.name)))
+      throw taken(body.name, namespace);
+    const snapshotClass = body.snapshotClass;
     if (snapshotClass !== undefined && !(await deps.snapshots.classExists(snapshotClass))) {
       throw new HttpError(
         400,
@@ -75,10 +71,11 @@ export function cloneRoutes(deps: ApiDeps): Hono {
           { headers: { 'retry-after': '1' } },
         );
       }
-      const name = parsed.data.name ?? cloneName(sourceName, ts);
+      const name = body.name ?? cloneName(sourceName, ts);
+      // A default name is ours, made from the source's: it may be too long to be a name.
       const named = SandboxName.safeParse(name);
       if (!named.success) throw validationError(named.error, 'name');
-      if (parsed.data.name === undefined && (await exists(deps, namespace, name))) continue;
+      if (body.name === undefined && (await exists(deps, namespace, name))) continue;
       if (admitted !== name) {
         // Quotas apply to clones as to creates; a changed name is reserved anew. So do
         // credentials: the clone keeps the source's references only if the cloning user may
@@ -121,13 +118,13 @@ export function cloneRoutes(deps: ApiDeps): Hono {
         // A clone that could not be created must not leave a snapshot nobody asked to keep.
         await deps.snapshots.delete(namespace, snapshot);
         // A default name someone took since we looked: the next second's name.
-        if (parsed.data.name === undefined && err instanceof HttpError && err.status === 409) continue;
+        if (body.name === undefined && err instanceof HttpError && err.status === 409) continue;
         throw err;
       } finally {
         // Written or failed, the Sandbox counts itself now (or nothing does): see QuotaLedger.
         releaseReservation(deps, namespace, name);
       }
-      return c.json(accepted(name, namespace, snapshot, sourceName), 202);
+      return reply.json(202, accepted(name, namespace, snapshot, sourceName));
     }
   });
   return app;

@@ -4,14 +4,17 @@ import {
   GROUP,
   VERSION,
   templateAllowed,
-  type ForwardedPort,
+  type CurrentUser,
   type SandboxWarmPool,
+  type Template,
 } from '../../core/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { badRequest, notFound } from '../errors/index.ts';
+import { notFound } from '../errors/index.ts';
+import { route } from '../openapi/index.ts';
 import { ownedSandbox, requestNamespace } from '../sandboxes/index.ts';
 import { namespaceQuery, pathParams } from '../validation/index.ts';
+import { getCurrentUser, getTemplate, listPorts, listTemplates } from './operations.ts';
 
 const KINDS = {
   ClusterSandboxTemplate: 'clustersandboxtemplates',
@@ -27,17 +30,6 @@ interface TemplateObject {
   spec?: { image?: string } & Record<string, unknown>;
 }
 
-export interface TemplateView {
-  name: string;
-  kind: Kind;
-  description: string;
-  image: string;
-  resourceVersion: string;
-  spec: Record<string, unknown>;
-  /** Ready members of the namespace's SandboxWarmPools made from this template. */
-  readyMembers: number;
-}
-
 /**
  * What a client needs to discover before it acts: the templates it may use, who it is, and
  * a sandbox's forwarded ports. Read-only; every route authenticated (the v1 middleware).
@@ -48,16 +40,14 @@ export function discoveryRoutes(deps: ApiDeps): Hono {
   app.use('/templates/*', namespaceQuery());
   app.use('/templates/:name', pathParams('name'));
 
-  app.get('/templates', async (c) => {
+  route(app, listTemplates, async (c, _, reply) => {
     const templates = await usableTemplates(deps, requestNamespace(c, deps));
-    return c.json({ templates });
+    return reply.json(200, { templates });
   });
 
-  app.get('/templates/:name', async (c) => {
+  route(app, getTemplate, async (c, { query }, reply) => {
     const name = c.req.param('name');
-    const kind = c.req.query('kind');
-    if (kind !== undefined && !(kind in KINDS))
-      throw badRequest('kind must be ClusterSandboxTemplate or SandboxTemplate', { field: 'kind' });
+    const kind = query.kind;
     const namespace = requestNamespace(c, deps);
     const found = (await usableTemplates(deps, namespace)).filter(
       (t) => t.name === name && (kind === undefined || t.kind === kind),
@@ -65,22 +55,21 @@ export function discoveryRoutes(deps: ApiDeps): Hono {
     // A name that is both: the ClusterSandboxTemplate, as a templateRef without a kind means.
     const template = found.find((t) => t.kind === 'ClusterSandboxTemplate') ?? found[0];
     if (!template) throw notFound(`no template ${name} you may use in namespace ${namespace}`);
-    return c.json(template);
+    return reply.json(200, template);
   });
 
-  app.get('/user/me', (c) => c.json(me(c.var.caller)));
+  route(app, getCurrentUser, (c, _, reply) => reply.json(200, me(c.var.caller)));
 
-  app.get('/sandboxes/:id/ports', async (c) => {
+  route(app, listPorts, async (c, _, reply) => {
     const sandbox = await ownedSandbox(c, deps);
-    const ports: ForwardedPort[] = sandbox.status?.forwardedPorts ?? [];
-    return c.json({ ports });
+    return reply.json(200, { ports: sandbox.status?.forwardedPorts ?? [] });
   });
 
   return app;
 }
 
 /** `GET /user/me`: the caller as the API sees it. */
-export function me(caller: Caller) {
+export function me(caller: Caller): CurrentUser {
   return {
     sub: caller.user,
     name: caller.name ?? caller.user,
@@ -94,7 +83,7 @@ export function me(caller: Caller) {
  * The ClusterSandboxTemplates and the namespace's SandboxTemplates that governance's
  * `allowedTemplates` lets the caller create from, by name then kind.
  */
-async function usableTemplates(deps: ApiDeps, namespace: string): Promise<TemplateView[]> {
+async function usableTemplates(deps: ApiDeps, namespace: string): Promise<Template[]> {
   const custom = deps.kc.makeApiClient(CustomObjectsApi);
   const scope = { group: GROUP, version: VERSION };
   const items = (list: unknown) => (list as { items?: TemplateObject[] }).items ?? [];
@@ -113,8 +102,7 @@ async function usableTemplates(deps: ApiDeps, namespace: string): Promise<Templa
           p.spec.templateRef.name === name && (p.spec.templateRef.kind ?? 'ClusterSandboxTemplate') === kind,
       )
       .reduce((n, p) => n + (p.status?.readyReplicas ?? 0), 0);
-  const allowed = (t: TemplateView) =>
-    !policy.allowedTemplates || templateAllowed(policy.allowedTemplates, t);
+  const allowed = (t: Template) => !policy.allowedTemplates || templateAllowed(policy.allowedTemplates, t);
   return [
     ...cluster.map((t) => view(t, 'ClusterSandboxTemplate', readyMembers)),
     ...namespaced.map((t) => view(t, 'SandboxTemplate', readyMembers)),
@@ -123,11 +111,7 @@ async function usableTemplates(deps: ApiDeps, namespace: string): Promise<Templa
     .sort((a, b) => a.name.localeCompare(b.name) || a.kind.localeCompare(b.kind));
 }
 
-function view(
-  t: TemplateObject,
-  kind: Kind,
-  readyMembers: (name: string, kind: Kind) => number,
-): TemplateView {
+function view(t: TemplateObject, kind: Kind, readyMembers: (name: string, kind: Kind) => number): Template {
   const annotations = t.metadata?.annotations ?? {};
   const description = DESCRIPTION_ANNOTATIONS.map((a) => annotations[a]).find((d) => d !== undefined);
   return {

@@ -1,10 +1,16 @@
 import { Hono } from 'hono';
-import { NamespaceName, Policy } from '../../core/index.ts';
 import { requireAdmin } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { HttpError, notFound, validationError } from '../errors/index.ts';
+import { HttpError, notFound } from '../errors/index.ts';
 import { PolicyMalformedError } from '../../kube/index.ts';
-import { readJson } from '../sandboxes/index.ts';
+import { route } from '../openapi/index.ts';
+import {
+  deleteNamespacePolicy,
+  getEffectivePolicy,
+  getPolicies,
+  setClusterPolicy,
+  setNamespacePolicy,
+} from './operations.ts';
 
 /**
  * Governance policies. Writes and the full listing are admin-only: 401 when the deployment
@@ -14,43 +20,31 @@ import { readJson } from '../sandboxes/index.ts';
 export function governanceRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
   const governance = deps.governance;
-  const admin = new Hono();
-  admin.use(requireAdmin(deps.auth, 'governance policies are admin only'));
+  // Every method on /governance/policies and below, before its body is read (`/*` covers
+  // the bare path too); `{namespace}` was checked before (api/validation's pathParams).
+  app.use('/governance/policies/*', requireAdmin(deps.auth, 'governance policies are admin only'));
 
-  const parsePolicy = async (req: Request) => {
-    const parsed = Policy.safeParse(await readJson(req));
-    if (!parsed.success) throw validationError(parsed.error);
-    return parsed.data;
-  };
-  const parseNamespace = (value: string) => {
-    const parsed = NamespaceName.safeParse(value);
-    if (!parsed.success) throw validationError(parsed.error, 'namespace');
-    return parsed.data;
-  };
-
-  admin.get('/', async (c) => c.json(await malformedAs500(governance.store.read())));
-  admin.put('/', async (c) => {
-    const policy = await parsePolicy(c.req.raw);
-    await governance.store.put(policy);
-    return c.json(policy);
+  route(app, getPolicies, async (_, __, reply) =>
+    reply.json(200, await malformedAs500(governance.store.read())),
+  );
+  route(app, setClusterPolicy, async (_, { body }, reply) => {
+    await governance.store.put(body);
+    return reply.json(200, body);
   });
-  admin.put('/:namespace', async (c) => {
-    const namespace = parseNamespace(c.req.param('namespace'));
-    const policy = await parsePolicy(c.req.raw);
-    await governance.store.put(policy, namespace);
-    return c.json(policy);
+  route(app, setNamespacePolicy, async (c, { body }, reply) => {
+    await governance.store.put(body, c.req.param('namespace'));
+    return reply.json(200, body);
   });
-  admin.delete('/:namespace', async (c) => {
-    const namespace = parseNamespace(c.req.param('namespace'));
+  route(app, deleteNamespacePolicy, async (c, _, reply) => {
+    const namespace = c.req.param('namespace') ?? '';
     if (!(await governance.store.remove(namespace)))
       throw notFound(`no policy override for namespace ${namespace}`);
-    return c.body(null, 204);
+    return reply.empty(204);
   });
 
-  app.route('/policies', admin);
-  app.get('/effective', async (c) => {
-    const namespace = parseNamespace(c.req.query('namespace') || deps.defaultNamespace);
-    return c.json({ namespace, policy: await malformedAs500(governance.effective(namespace)) });
+  route(app, getEffectivePolicy, async (_, { query }, reply) => {
+    const namespace = query.namespace ?? deps.defaultNamespace;
+    return reply.json(200, { namespace, policy: await malformedAs500(governance.effective(namespace)) });
   });
   return app;
 }

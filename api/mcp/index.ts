@@ -1,1 +1,2 @@
 export { mcpRoutes } from './routes.ts';
+export { mcpMessage } from './operations.ts';

@@ -2,6 +2,8 @@ import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/
 import { Hono } from 'hono';
 import { createMcpServer, type Dispatch } from '../../mcp/index.ts';
 import { HttpError } from '../errors/index.ts';
+import { route } from '../openapi/index.ts';
+import { mcpMessage } from './operations.ts';
 
 /** The credential headers a tool call carries on: the MCP request's own, as it sent them. */
 const CREDENTIALS = ['x-api-key', 'authorization'] as const;
@@ -16,7 +18,7 @@ const CREDENTIALS = ['x-api-key', 'authorization'] as const;
 export function mcpRoutes(opts: { dispatch: Dispatch; version: string }): Hono {
   const app = new Hono();
 
-  app.post('/', async (c) => {
+  route(app, mcpMessage, async (c) => {
     const credentials = CREDENTIALS.flatMap((name) => {
       const value = c.req.header(name);
       return value === undefined ? [] : [[name, value] as const];
@@ -48,7 +50,7 @@ export function mcpRoutes(opts: { dispatch: Dispatch; version: string }): Hono {
   });
 
   // Stateless: no stream of the server's own to open (GET), no session to end (DELETE).
-  app.on(['GET', 'DELETE'], '/', () => {
+  app.on(['GET', 'DELETE'], mcpMessage.path, () => {
     throw new HttpError(
       405,
       'method_not_allowed',

@@ -11,26 +11,26 @@ import {
   ExitEvent,
   LogEvent,
   StartEvent,
-  CloneRequest,
-  CloneResponse,
   ErrorBody,
-  ForwardedPort,
-  PortRequest,
-  Policy,
   NamespaceQuery,
-  AuditQuery,
   PathParams,
   type PathParamName,
 } from '../../core/index.ts';
 import { keyOperations } from '../keys/operations.ts';
 import { secretOperations } from '../secrets/operations.ts';
 import { execOperations } from '../exec/openapi.ts';
-import { usageOperations } from '../usage/openapi.ts';
+import { usageOperations } from '../usage/operations.ts';
 import { fileOperations } from '../files/openapi.ts';
-import { discoveryOperations } from '../discovery/openapi.ts';
+import { discoveryOperations } from '../discovery/operations.ts';
 import { terminalOperations } from '../terminal/openapi.ts';
-import { previewOperations } from '../preview/openapi.ts';
+import { createPreviewTicket, previewPort } from '../preview/operations.ts';
 import { runOperations } from '../runs/openapi.ts';
+import { portOperations } from '../ports/operations.ts';
+import { cloneOperations } from '../clone/operations.ts';
+import { governanceOperations } from '../governance/operations.ts';
+import { getOpenApiDocument } from './operations.ts';
+import { mcpMessage } from '../mcp/operations.ts';
+import { listAuditEvents } from '../audit/operations.ts';
 import { governed, onSandbox, sandboxOperations } from '../sandboxes/operations.ts';
 
 export type Status =
@@ -85,52 +85,11 @@ export interface Operation {
   ownBody?: boolean;
   /** Any status may come back (the preview proxy answers with the app's response). */
   anyStatus?: string;
+  /** The route takes every method (the preview proxy); the document names `method` only. */
+  anyMethod?: boolean;
   /** The success answers carry raw bytes of these media types (besides any JSON body). */
   binary?: readonly string[];
 }
-
-const AuditEgress = z
-  .object({
-    host: z.string(),
-    port: z.int(),
-    decision: z.enum(['allowed', 'denied']),
-    connections: z
-      .int()
-      .describe('Connections the record stands for: 1, or, with summary, those after the first in a window'),
-    summary: z.boolean().describe("A window's like connections after the first, summed"),
-    bytesOut: z.int().describe('Bytes from the sandbox to the host'),
-    bytesIn: z.int().describe('Bytes from the host back'),
-    durationMs: z.int(),
-    reason: z.string().nullable().describe('The line a refused tool saw; null when allowed'),
-  })
-  .meta({ id: 'AuditEgress' });
-const AuditRecord = z
-  .object({
-    id: z.string(),
-    time: z.string(),
-    reason: z.string(),
-    type: z.string(),
-    sandbox: z.string(),
-    namespace: z.string(),
-    actor: z.string().nullable(),
-    message: z.string(),
-    count: z.int(),
-    involvedObject: z.record(z.string(), z.unknown()),
-    egress: AuditEgress.optional().describe(
-      "On the egress gateway's records (EgressAllowed, EgressDenied): the decision as fields",
-    ),
-  })
-  .meta({ id: 'AuditRecord' });
-const AuditList = z
-  .object({ items: z.array(AuditRecord), continue: z.string().optional() })
-  .meta({ id: 'AuditList' });
-
-const StoredPolicies = z
-  .object({ cluster: Policy.optional(), namespaces: z.record(z.string(), Policy) })
-  .meta({ id: 'StoredPolicies' });
-const EffectivePolicy = z.object({ namespace: z.string(), policy: Policy }).meta({ id: 'EffectivePolicy' });
-
-const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ id: 'OpenApiDocument' });
 
 /** The agent endpoints' refusals, in the spec's check order. */
 const agentErrors: Status[] = [400, 401, 403, 404, 409, 413, 429, 503];
@@ -138,46 +97,9 @@ const agentErrors: Status[] = [400, 401, 403, 404, 409, 413, 429, 503];
 /** Every operation of the API, with the zod schemas that validate it. */
 export const operations: Operation[] = [
   ...sandboxOperations,
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/clone',
-    operationId: 'cloneSandbox',
-    summary: 'Clone a sandbox from a VolumeSnapshot of its workspace',
-    request: CloneRequest,
-    query: NamespaceQuery,
-    responses: { 202: CloneResponse },
-    errors: [...onSandbox, 409, 413, 500],
-    refusals: governed,
-  },
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/ports',
-    operationId: 'forwardPort',
-    summary: 'Forward a container port',
-    request: PortRequest,
-    query: NamespaceQuery,
-    responses: { 200: ForwardedPort, 201: ForwardedPort },
-    errors: [...onSandbox, 409, 413, 504],
-  },
-  {
-    method: 'delete',
-    path: '/sandboxes/{id}/ports/{port}',
-    operationId: 'unforwardPort',
-    summary: 'Stop forwarding a port (idempotent)',
-    query: NamespaceQuery,
-    responses: { 204: undefined },
-    errors: [...onSandbox, 409, 504],
-  },
-  {
-    method: 'get',
-    path: '/sandboxes/{id}/preview/{port}/{path}',
-    operationId: 'previewPort',
-    summary: 'Reverse-proxy to a forwarded port (any method; WebSocket upgrades pass through)',
-    query: NamespaceQuery,
-    responses: {},
-    errors: [...onSandbox, 409, 502],
-    anyStatus: "The app's own response, passed through",
-  },
+  ...cloneOperations,
+  ...portOperations,
+  previewPort,
   {
     method: 'post',
     path: '/sandboxes/{id}/configure',
@@ -214,75 +136,19 @@ export const operations: Operation[] = [
     responses: { 202: CancelAccepted },
     errors: [...onSandbox, 409, 413],
   },
-  {
-    method: 'get',
-    path: '/audit/events',
-    operationId: 'listAuditEvents',
-    summary: 'Audit records (Sandbox Events), newest first; non-admins see their own sandboxes only',
-    query: AuditQuery,
-    responses: { 200: AuditList },
-    errors: [400, 401, 403, 404, 503],
-  },
+  listAuditEvents,
   ...secretOperations,
-  {
-    method: 'get',
-    path: '/governance/policies',
-    operationId: 'getPolicies',
-    summary: 'The cluster default and every namespace override (admin)',
-    responses: { 200: StoredPolicies },
-    errors: [401, 403, 500, 503],
-  },
-  {
-    method: 'put',
-    path: '/governance/policies',
-    operationId: 'setClusterPolicy',
-    summary: 'Set the cluster default policy (admin)',
-    request: Policy,
-    responses: { 200: Policy },
-    errors: [400, 401, 403, 409, 413, 503],
-  },
-  {
-    method: 'put',
-    path: '/governance/policies/{namespace}',
-    operationId: 'setNamespacePolicy',
-    summary: 'Set a namespace override (admin)',
-    request: Policy,
-    responses: { 200: Policy },
-    errors: [400, 401, 403, 409, 413, 503],
-  },
-  {
-    method: 'delete',
-    path: '/governance/policies/{namespace}',
-    operationId: 'deleteNamespacePolicy',
-    summary: 'Remove a namespace override (admin)',
-    responses: { 204: undefined },
-    errors: [400, 401, 403, 404, 409, 503],
-  },
-  {
-    method: 'get',
-    path: '/governance/effective',
-    operationId: 'getEffectivePolicy',
-    summary: 'The policy in force in a namespace',
-    query: NamespaceQuery,
-    responses: { 200: EffectivePolicy },
-    errors: [400, 401, 403, 500, 503],
-  },
+  ...governanceOperations,
   ...keyOperations,
-  {
-    method: 'get',
-    path: '/openapi.json',
-    operationId: 'getOpenApiDocument',
-    summary: 'This document',
-    responses: { 200: OpenApiDocument },
-    errors: [401],
-  },
+  getOpenApiDocument,
   ...execOperations,
   ...runOperations,
   ...usageOperations,
   ...fileOperations,
   ...terminalOperations,
-  ...previewOperations,
+  createPreviewTicket,
   ...discoveryOperations,
+  mcpMessage,
 ];
 
 /** A schema as the document embeds it: JSON Schema 2020-12 without the dialect marker. */
@@ -397,8 +263,8 @@ export function openApiDocument(): Record<string, unknown> {
       description:
         'Kubernetes-native sandbox orchestration API. Its tools are also served over the Model Context Protocol ' +
         'at `POST /api/v1/mcp` (Streamable HTTP, stateless, JSON answers; the same credentials, owner-or-admin ' +
-        'rules, 1 MiB body bound and audit as every endpoint): an MCP client speaks JSON-RPC there, so it is not ' +
-        'an operation of this document (docs/mcp.md).',
+        'rules, 1 MiB body bound and audit as every endpoint): an MCP client speaks JSON-RPC there, which ' +
+        'operation `mcpMessage` describes (docs/mcp.md).',
     },
     // Where the MCP endpoint is, for tools that read this document.
     'x-mcp': { path: '/mcp', transport: 'streamable-http', docs: 'docs/mcp.md' },

@@ -1,2 +1,12 @@
 export { openApiDocument, operations, type Operation, type Status } from './document.ts';
-export { operation, route, parsed, readJson, validQuery, type Answer, type Reply } from './route.ts';
+export {
+  operation,
+  operationOf,
+  route,
+  parsed,
+  readJson,
+  validQuery,
+  type Answer,
+  type Reply,
+} from './route.ts';
+export { getOpenApiDocument } from './operations.ts';

@@ -82,14 +82,30 @@ export function operation<const O extends Operation>(op: O): O {
 
 /** Registers `handler` for `op` on `app` (mounted at `/api/v1`), its input validated first. */
 export function route<const O extends Operation>(app: Hono, op: O, handler: Handler<O>): void {
-  // `{path}` is the rest of the path (a file, a preview's path); every other `{name}` is one segment.
-  const path = op.path.replace('/{path}', '/*').replace(/\{(\w+)\}/g, ':$1');
-  app.on(op.method.toUpperCase(), path, async (c) => {
+  const handle = async (c: Context) => {
     const query = op.query ? validQuery(c, op.query) : {};
     const body =
       op.request && !op.rawRequest && !op.ownBody ? parsed(op.request, await readJson(c.req.raw)) : undefined;
     return handler(c, { query, body } as Input<O>, replyOf<O>(c));
-  });
+  };
+  // The operation is kept on the handler, for `operationOf`.
+  app.on(methodOf(op), pathOf(op), Object.assign(handle, { [OPERATION]: op }));
+}
+
+/** The Hono path of `op`: `{path}` is the rest of the path (a file, a preview's), any other `{name}` one segment. */
+export const pathOf = (op: Operation) => op.path.replace('/{path}', '/*').replace(/\{(\w+)\}/g, ':$1');
+
+/** The Hono method of `op`: 'ALL', Hono's any method, for the preview proxy. */
+export const methodOf = (op: Operation) => (op.anyMethod ? 'ALL' : op.method.toUpperCase());
+
+const OPERATION = Symbol('operation');
+
+/**
+ * The operation a route of `app.routes` was registered from by `route`, if it was: how the
+ * check that every operation has a route, and every route an operation, walks the app.
+ */
+export function operationOf(handler: unknown): Operation | undefined {
+  return (handler as { [OPERATION]?: Operation } | undefined)?.[OPERATION];
 }
 
 /** Answers through the context, so headers middleware set on it are kept. */

@@ -1,1 +1,2 @@
 export { portRoutes } from './routes.ts';
+export { portOperations } from './operations.ts';

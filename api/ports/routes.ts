@@ -1,18 +1,11 @@
 import { Hono } from 'hono';
-import { z } from 'zod';
-import {
-  PortRequest,
-  SandboxPod,
-  type ForwardedPort,
-  type PortSpec,
-  type Sandbox,
-} from '../../core/index.ts';
-import { HttpError, validationError } from '../errors/index.ts';
+import { SandboxPod, type ForwardedPort, type PortSpec, type Sandbox } from '../../core/index.ts';
+import { HttpError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
+import { route } from '../openapi/index.ts';
 import { sandboxdPort } from '../preview/index.ts';
-import { admitUpdate, ownedSandbox, readJson } from '../sandboxes/index.ts';
-
-const PortParam = z.coerce.number().int().min(1).max(65535);
+import { admitUpdate, ownedSandbox } from '../sandboxes/index.ts';
+import { forwardPort, unforwardPort } from './operations.ts';
 
 /**
  * Port forwarding: the API only edits `spec.ports`; the operator creates the Service (and
@@ -21,11 +14,9 @@ const PortParam = z.coerce.number().int().min(1).max(65535);
 export function portRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
 
-  app.post('/:id/ports', async (c) => {
+  route(app, forwardPort, async (c, { body }, reply) => {
     const sandbox = await ownedSandbox(c, deps);
-    const parsed = PortRequest.safeParse(await readJson(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
-    const { port, protocol } = parsed.data;
+    const { port, protocol } = body;
     if (port === SandboxPod.port) throw sandboxdPort();
     const existed = (sandbox.spec.ports ?? []).some((p) => p.port === port && p.protocol === protocol);
     // A new port's Service must not take someone else's object's name (409 name_conflict).
@@ -39,18 +30,18 @@ export function portRoutes(deps: ApiDeps): Hono {
     const published = await waitForStatus(deps, sandbox, (entries) =>
       entries.find((e) => e.port === port && e.protocol === protocol),
     );
-    return c.json(published, existed ? 200 : 201);
+    return reply.json(existed ? 200 : 201, published);
   });
 
-  app.delete('/:id/ports/:port', async (c) => {
+  route(app, unforwardPort, async (c, _, reply) => {
     const sandbox = await ownedSandbox(c, deps);
-    const port = PortParam.safeParse(c.req.param('port'));
-    if (!port.success) throw validationError(port.error, 'port');
-    await editPorts(deps, sandbox, (ports) => ports.filter((p) => p.port !== port.data));
+    // `{port}` was checked before any route (api/validation's pathParams): digits, 1–65535.
+    const port = Number(c.req.param('port'));
+    await editPorts(deps, sandbox, (ports) => ports.filter((p) => p.port !== port));
     await waitForStatus(deps, sandbox, (entries) =>
-      entries.some((e) => e.port === port.data) ? undefined : true,
+      entries.some((e) => e.port === port) ? undefined : true,
     );
-    return c.body(null, 204);
+    return reply.empty(204);
   });
 
   return app;

@@ -1,15 +1,14 @@
 import { Hono, type Context } from 'hono';
 import { routePath } from 'hono/route';
-import { z } from 'zod';
 import { SandboxPod, type Sandbox } from '../../core/index.ts';
-import { HttpError, notFound, validationError } from '../errors/index.ts';
+import { HttpError, notFound } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
+import { route } from '../openapi/index.ts';
 import { ownedSandbox } from '../sandboxes/index.ts';
 import { issueTicket } from '../tickets/index.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
+import { createPreviewTicket, previewPort as previewOperation } from './operations.ts';
 import { PREVIEW_TICKET_TTL_MS } from './signin.ts';
-
-const PortParam = z.coerce.number().int().min(1).max(65535);
 
 /**
  * `/sandboxes/{id}/preview/{port}/*`, any method: the authenticated, owner-or-admin way to
@@ -17,7 +16,7 @@ const PortParam = z.coerce.number().int().min(1).max(65535);
  */
 export function previewRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
-  const handler = async (c: Context) => {
+  route(app, previewOperation, async (c) => {
     const target = await previewTarget(c, deps);
     const url = new URL(c.req.url);
     const { prefix, rest } = splitPreviewPath(url.pathname, routePath(c));
@@ -49,25 +48,22 @@ export function previewRoutes(deps: ApiDeps): Hono {
       status: upstream.status,
       headers: responseHeaders(upstream.headers, url),
     });
-  };
+  });
   // A ticket a browser exchanges for the preview's cookie (`previewCredentials`): the URL to
   // open, relative to this API's host. Never logged: the request log has no bodies.
-  app.post('/:id/ports/:port/preview-ticket', async (c) => {
+  route(app, createPreviewTicket, async (c, { query }, reply) => {
     const { sandbox, port } = await previewPort(c, deps);
     const { ticket, expiresAt } = await issueTicket(deps, 'preview', c.var.caller, sandbox, {
       ttlMs: PREVIEW_TICKET_TTL_MS,
       port,
     });
-    const query = new URLSearchParams();
-    const namespace = c.req.query('namespace');
-    if (namespace) query.set('namespace', namespace);
-    query.set('ticket', ticket);
+    const search = new URLSearchParams();
+    if (query.namespace) search.set('namespace', query.namespace);
+    search.set('ticket', ticket);
     const path = c.req.path.replace(/\/ports\/[^/]+\/preview-ticket$/, `/preview/${port}/`);
     c.header('cache-control', 'no-store');
-    return c.json({ url: `${path}?${query.toString()}`, expiresAt });
+    return reply.json(200, { url: `${path}?${search.toString()}`, expiresAt });
   });
-  app.all('/:id/preview/:port', handler);
-  app.all('/:id/preview/:port/*', handler);
   return app;
 }
 
@@ -86,9 +82,9 @@ export function splitPreviewPath(rawPath: string, routePath: string): { prefix: 
 /** Owner-or-admin, `Running` (409 otherwise), port forwarded (404 otherwise): the sandbox and port. */
 export async function previewPort(c: Context, deps: ApiDeps): Promise<{ sandbox: Sandbox; port: number }> {
   const sandbox = await ownedSandbox(c, deps);
-  const port = PortParam.safeParse(c.req.param('port'));
-  if (!port.success) throw validationError(port.error, 'port');
-  if (port.data === SandboxPod.port) throw sandboxdPort();
+  // `{port}` was checked before any route or upgrade (api/validation's pathParams): 1–65535.
+  const port = Number(c.req.param('port'));
+  if (port === SandboxPod.port) throw sandboxdPort();
   const name = sandbox.metadata.name ?? '';
   if (sandbox.status?.phase !== 'Running') {
     throw new HttpError(
@@ -97,10 +93,10 @@ export async function previewPort(c: Context, deps: ApiDeps): Promise<{ sandbox:
       `sandbox ${name} is not running (phase: ${sandbox.status?.phase ?? 'none'})`,
     );
   }
-  if (!(sandbox.status.forwardedPorts ?? []).some((p) => p.port === port.data)) {
-    throw notFound(`port ${port.data} of sandbox ${name} is not forwarded`);
+  if (!(sandbox.status.forwardedPorts ?? []).some((p) => p.port === port)) {
+    throw notFound(`port ${port} of sandbox ${name} is not forwarded`);
   }
-  return { sandbox, port: port.data };
+  return { sandbox, port };
 }
 
 /** `previewPort`'s checks, then the base URL of the port's Service. */

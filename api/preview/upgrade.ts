@@ -7,6 +7,7 @@ import { authenticate } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { errorHandler } from '../errors/index.ts';
 import { sameOrigin } from '../origin/index.ts';
+import { pathParams } from '../validation/index.ts';
 import { NOT_FORWARDED } from './headers.ts';
 import { previewTarget, splitPreviewPath } from './routes.ts';
 import { previewCredentials } from './signin.ts';
@@ -21,6 +22,7 @@ export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Du
   const check = new Hono();
   check.onError(errorHandler(deps.logger));
   check.use(previewCredentials(deps, authenticate(deps.auth), { tickets: false }));
+  check.use('/api/v1/sandboxes/:id/preview/:port/*', pathParams('port'));
   const target = async (c: Context) =>
     c.json({
       target: await previewTarget(c, deps),

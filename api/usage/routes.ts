@@ -1,11 +1,13 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { UsageQuery } from '../../core/index.ts';
+import type { SandboxUsage } from '../../core/index.ts';
 import { sandboxdOf } from '../agent/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { requireRunning, strictQuery } from '../exec/index.ts';
+import { requireRunning } from '../exec/index.ts';
+import { route } from '../openapi/index.ts';
 import { ownedSandbox } from '../sandboxes/index.ts';
+import { getSandboxUsage } from './operations.ts';
 
 /**
  * `GET /sandboxes/{id}/usage`: what the sandbox uses now, as its sandboxd reads it from the
@@ -17,31 +19,30 @@ import { ownedSandbox } from '../sandboxes/index.ts';
  */
 export function usageRoutes(deps: ApiDeps): Hono {
   const app = new Hono();
-  app.get('/:id/usage', (c) => usage(c, deps));
-  return app;
-}
-
-async function usage(c: Context, deps: ApiDeps): Promise<Response> {
-  const query = strictQuery(c, UsageQuery);
-  const sandbox = await ownedSandbox(c, deps, { activity: false });
-  requireRunning(sandbox, 'reading its usage');
-  const read = async (history?: number) => {
-    const { answer } = await sandboxdOf(deps, sandbox, (sandboxd) => sandboxd.usage(history));
-    if (answer.status !== 200)
-      throw new HttpError(502, 'sandbox_error', `sandboxd did not give its usage: ${answer.status}`);
-    return answer.body as Record<string, unknown>;
-  };
-  const history = query.history;
-  if (!(c.req.header('accept') ?? '').includes('text/event-stream')) return c.json(await read(history));
-  const first = await read(history);
-  const every = deps.usageEveryMs ?? 2_000;
-  return streamSSE(c, async (out) => {
-    let next: Record<string, unknown> | undefined = first;
-    while (!out.aborted && !out.closed) {
-      if (!next) break;
-      await out.writeSSE({ event: 'usage', data: JSON.stringify(next) });
-      await out.sleep(every);
-      next = out.aborted ? undefined : await read().catch(() => undefined);
-    }
+  route(app, getSandboxUsage, async (c, { query }, reply) => {
+    const sandbox = await ownedSandbox(c, deps, { activity: false });
+    requireRunning(sandbox, 'reading its usage');
+    // sandboxd's answer is passed on as it came (sandboxd/activity.go writes SandboxUsage).
+    const read = async (history?: number) => {
+      const { answer } = await sandboxdOf(deps, sandbox, (sandboxd) => sandboxd.usage(history));
+      if (answer.status !== 200)
+        throw new HttpError(502, 'sandbox_error', `sandboxd did not give its usage: ${answer.status}`);
+      return answer.body as SandboxUsage;
+    };
+    const history = query.history;
+    if (!(c.req.header('accept') ?? '').includes('text/event-stream'))
+      return reply.json(200, await read(history));
+    const first = await read(history);
+    const every = deps.usageEveryMs ?? 2_000;
+    return streamSSE(c, async (out) => {
+      let next: SandboxUsage | undefined = first;
+      while (!out.aborted && !out.closed) {
+        if (!next) break;
+        await out.writeSSE({ event: 'usage', data: JSON.stringify(next) });
+        await out.sleep(every);
+        next = out.aborted ? undefined : await read().catch(() => undefined);
+      }
+    });
   });
+  return app;
 }

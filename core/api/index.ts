@@ -6,3 +6,8 @@ export * from './exec.ts';
 export * from './runs.ts';
 export * from './usage.ts';
 export * from './responses.ts';
+export * from './preview.ts';
+export * from './discovery.ts';
+export * from './governance.ts';
+export * from './mcp.ts';
+export * from './audit.ts';

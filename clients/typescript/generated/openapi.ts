@@ -625,6 +625,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** The Model Context Protocol server over Streamable HTTP (stateless, JSON answers): JSON-RPC messages in, their answers out, 202 when none needs one */
+        post: operations["mcpMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1213,6 +1230,49 @@ export interface components {
                 message: string;
             }[];
         };
+        PreviewTicket: {
+            /** @description The preview path with `?ticket=`, relative to the API's host: open it in a browser. Its first GET answers 303 with the preview's cookie and the same URL without the ticket */
+            url: string;
+            /**
+             * Format: date-time
+             * @description 30 seconds after it was issued; the ticket is valid once
+             */
+            expiresAt: string;
+        };
+        Template: {
+            name: string;
+            /** @enum {string} */
+            kind: "ClusterSandboxTemplate" | "SandboxTemplate";
+            /** @description The svc.io/description (or kubernetes.io/description) annotation; empty without */
+            description: string;
+            image: string;
+            resourceVersion: string;
+            /** @description The template's spec as stored */
+            spec: {
+                [key: string]: unknown;
+            };
+            /** @description Warm-pool members ready in the namespace for this template (SandboxWarmPools' readyReplicas): a create that fits one starts at once */
+            readyMembers: number;
+        };
+        TemplateList: {
+            templates: components["schemas"]["Template"][];
+        };
+        CurrentUser: {
+            /** @description The user name the API knows the caller by (owner of their sandboxes) */
+            sub: string;
+            /** @description The token's name claim; the user name without one */
+            name: string;
+            /** @description The token's email claim; null without one */
+            email: string | null;
+            groups: string[];
+            isAdmin: boolean;
+        };
+        PortList: {
+            ports: components["schemas"]["ForwardedPort"][];
+        };
+        OpenApiDocument: {
+            [key: string]: unknown;
+        };
         Policy: {
             maxSandboxesPerUser?: number;
             maxSandboxesTotal?: number;
@@ -1232,6 +1292,73 @@ export interface components {
             defaultRuntimeClass?: string;
             allowRootSandboxes?: boolean;
             allowedEgressHosts?: string[];
+        };
+        StoredPolicies: {
+            cluster?: components["schemas"]["Policy"];
+            namespaces: {
+                [key: string]: components["schemas"]["Policy"];
+            };
+        };
+        EffectivePolicy: {
+            namespace: string;
+            policy: components["schemas"]["Policy"];
+        };
+        JsonRpcMessage: {
+            /** @constant */
+            jsonrpc: "2.0";
+            id?: string | number | null;
+            method?: string;
+            params?: {
+                [key: string]: unknown;
+            };
+            result?: {
+                [key: string]: unknown;
+            };
+            error?: {
+                code: number;
+                message: string;
+                data?: unknown;
+            };
+        } & {
+            [key: string]: unknown;
+        };
+        McpMessages: components["schemas"]["JsonRpcMessage"] | components["schemas"]["JsonRpcMessage"][];
+        AuditEgress: {
+            host: string;
+            port: number;
+            /** @enum {string} */
+            decision: "allowed" | "denied";
+            /** @description Connections the record stands for: 1, or, with summary, those after the first in a window */
+            connections: number;
+            /** @description A window's like connections after the first, summed */
+            summary: boolean;
+            /** @description Bytes from the sandbox to the host */
+            bytesOut: number;
+            /** @description Bytes from the host back */
+            bytesIn: number;
+            durationMs: number;
+            /** @description The line a refused tool saw; null when allowed */
+            reason: string | null;
+        };
+        AuditRecord: {
+            id: string;
+            time: string;
+            reason: string;
+            type: string;
+            sandbox: string;
+            namespace: string;
+            actor: string | null;
+            message: string;
+            count: number;
+            involvedObject: {
+                [key: string]: unknown;
+            };
+            /** @description On the egress gateway's records (EgressAllowed, EgressDenied): the decision as fields */
+            egress?: components["schemas"]["AuditEgress"];
+        };
+        AuditList: {
+            items: components["schemas"]["AuditRecord"][];
+            continue?: string;
         };
         StartEvent: {
             invokeId: string;
@@ -1318,37 +1445,6 @@ export interface components {
             /** @description Bytes of the files written */
             bytes: number;
         };
-        Template: {
-            name: string;
-            /** @enum {string} */
-            kind: "ClusterSandboxTemplate" | "SandboxTemplate";
-            /** @description The svc.io/description (or kubernetes.io/description) annotation; empty without */
-            description: string;
-            image: string;
-            resourceVersion: string;
-            /** @description The template's spec as stored */
-            spec: {
-                [key: string]: unknown;
-            };
-            /** @description Warm-pool members ready in the namespace for this template (SandboxWarmPools' readyReplicas): a create that fits one starts at once */
-            readyMembers: number;
-        };
-        TemplateList: {
-            templates: components["schemas"]["Template"][];
-        };
-        CurrentUser: {
-            /** @description The user name the API knows the caller by (owner of their sandboxes) */
-            sub: string;
-            /** @description The token's name claim; the user name without one */
-            name: string;
-            /** @description The token's email claim; null without one */
-            email: string | null;
-            groups: string[];
-            isAdmin: boolean;
-        };
-        PortList: {
-            ports: components["schemas"]["ForwardedPort"][];
-        };
         TerminalTicket: {
             /** @description Opaque; valid once, for this caller and this sandbox */
             ticket: string;
@@ -1357,65 +1453,6 @@ export interface components {
              * @description 30 seconds after it was issued
              */
             expiresAt: string;
-        };
-        PreviewTicket: {
-            /** @description The preview path with `?ticket=`, relative to the API's host: open it in a browser. Its first GET answers 303 with the preview's cookie and the same URL without the ticket */
-            url: string;
-            /**
-             * Format: date-time
-             * @description 30 seconds after it was issued; the ticket is valid once
-             */
-            expiresAt: string;
-        };
-        AuditEgress: {
-            host: string;
-            port: number;
-            /** @enum {string} */
-            decision: "allowed" | "denied";
-            /** @description Connections the record stands for: 1, or, with summary, those after the first in a window */
-            connections: number;
-            /** @description A window's like connections after the first, summed */
-            summary: boolean;
-            /** @description Bytes from the sandbox to the host */
-            bytesOut: number;
-            /** @description Bytes from the host back */
-            bytesIn: number;
-            durationMs: number;
-            /** @description The line a refused tool saw; null when allowed */
-            reason: string | null;
-        };
-        AuditRecord: {
-            id: string;
-            time: string;
-            reason: string;
-            type: string;
-            sandbox: string;
-            namespace: string;
-            actor: string | null;
-            message: string;
-            count: number;
-            involvedObject: {
-                [key: string]: unknown;
-            };
-            /** @description On the egress gateway's records (EgressAllowed, EgressDenied): the decision as fields */
-            egress?: components["schemas"]["AuditEgress"];
-        };
-        AuditList: {
-            items: components["schemas"]["AuditRecord"][];
-            continue?: string;
-        };
-        StoredPolicies: {
-            cluster?: components["schemas"]["Policy"];
-            namespaces: {
-                [key: string]: components["schemas"]["Policy"];
-            };
-        };
-        EffectivePolicy: {
-            namespace: string;
-            policy: components["schemas"]["Policy"];
-        };
-        OpenApiDocument: {
-            [key: string]: unknown;
         };
     };
     responses: never;
@@ -5775,6 +5812,71 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    mcpMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["McpMessages"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpMessages"];
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description No valid X-API-Key or bearer token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Request body too large */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The request line and headers together exceed the server's limit (16 KiB): a shorter URL */
+            431: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The MCP transport's own refusals, as JSON-RPC errors (400, 406, 415) */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -992,6 +992,69 @@ class PolicyViolation(Model):
     violations: list[Violation]
 
 
+@dataclass(frozen=True)
+class PreviewTicket(Model):
+    url: str
+    """
+    The preview path with `?ticket=`, relative to the API's host: open it in a browser. Its first GET answers 303 with the preview's cookie and the same URL without the ticket
+    """
+    expires_at: str
+    """
+    30 seconds after it was issued; the ticket is valid once
+    """
+
+
+@dataclass(frozen=True)
+class Template(Model):
+    name: str
+    kind: Literal["ClusterSandboxTemplate", "SandboxTemplate"]
+    description: str
+    """
+    The svc.io/description (or kubernetes.io/description) annotation; empty without
+    """
+    image: str
+    resource_version: str
+    spec: dict[str, Any]
+    """
+    The template's spec as stored
+    """
+    ready_members: int
+    """
+    Warm-pool members ready in the namespace for this template (SandboxWarmPools' readyReplicas): a create that fits one starts at once
+    """
+
+
+@dataclass(frozen=True)
+class TemplateList(Model):
+    templates: list[Template]
+
+
+@dataclass(frozen=True)
+class CurrentUser(Model):
+    sub: str
+    """
+    The user name the API knows the caller by (owner of their sandboxes)
+    """
+    name: str
+    """
+    The token's name claim; the user name without one
+    """
+    email: str | None
+    """
+    The token's email claim; null without one
+    """
+    groups: list[str]
+    is_admin: bool
+
+
+@dataclass(frozen=True)
+class PortList(Model):
+    ports: list[ForwardedPort]
+
+
+OpenApiDocument: TypeAlias = dict[str, Any]
+
+
 AllowedTemplate: TypeAlias = str
 
 
@@ -1033,6 +1096,90 @@ class Policy(Model):
 
 
 @dataclass(frozen=True)
+class StoredPolicies(Model):
+    namespaces: dict[str, Policy]
+    cluster: Policy | None = None
+
+
+@dataclass(frozen=True)
+class EffectivePolicy(Model):
+    namespace: str
+    policy: Policy
+
+
+@dataclass(frozen=True)
+class Error(Model):
+    code: int
+    message: str
+    data: Any | None = None
+
+
+@dataclass(frozen=True)
+class JsonRpcMessage(Model):
+    jsonrpc: Literal["2.0"]
+    id: str | int | None = None
+    method: str | None = None
+    params: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+    error: Error | None = None
+
+
+McpMessages: TypeAlias = JsonRpcMessage | list[JsonRpcMessage]
+
+
+@dataclass(frozen=True)
+class AuditEgress(Model):
+    host: str
+    port: int
+    decision: Literal["allowed", "denied"]
+    connections: int
+    """
+    Connections the record stands for: 1, or, with summary, those after the first in a window
+    """
+    summary: bool
+    """
+    A window's like connections after the first, summed
+    """
+    bytes_out: int
+    """
+    Bytes from the sandbox to the host
+    """
+    bytes_in: int
+    """
+    Bytes from the host back
+    """
+    duration_ms: int
+    reason: str | None
+    """
+    The line a refused tool saw; null when allowed
+    """
+
+
+@dataclass(frozen=True)
+class AuditRecord(Model):
+    id: str
+    time: str
+    reason: str
+    type: str
+    sandbox: str
+    namespace: str
+    actor: str | None
+    message: str
+    count: int
+    involved_object: dict[str, Any]
+    egress: AuditEgress | None = None
+    """
+    On the egress gateway's records (EgressAllowed, EgressDenied): the decision as fields
+    """
+
+
+@dataclass(frozen=True)
+class AuditList(Model):
+    items: list[AuditRecord]
+    continue_: str | None = None
+
+
+@dataclass(frozen=True)
 class Start(Model):
     invoke_id: str
     started_at: str
@@ -1053,7 +1200,7 @@ class Exit(Model):
 
 
 @dataclass(frozen=True)
-class Error(Model):
+class Error1(Model):
     code: str
     message: str
 
@@ -1151,54 +1298,6 @@ class ArchiveExtracted(Model):
 
 
 @dataclass(frozen=True)
-class Template(Model):
-    name: str
-    kind: Literal["ClusterSandboxTemplate", "SandboxTemplate"]
-    description: str
-    """
-    The svc.io/description (or kubernetes.io/description) annotation; empty without
-    """
-    image: str
-    resource_version: str
-    spec: dict[str, Any]
-    """
-    The template's spec as stored
-    """
-    ready_members: int
-    """
-    Warm-pool members ready in the namespace for this template (SandboxWarmPools' readyReplicas): a create that fits one starts at once
-    """
-
-
-@dataclass(frozen=True)
-class TemplateList(Model):
-    templates: list[Template]
-
-
-@dataclass(frozen=True)
-class CurrentUser(Model):
-    sub: str
-    """
-    The user name the API knows the caller by (owner of their sandboxes)
-    """
-    name: str
-    """
-    The token's name claim; the user name without one
-    """
-    email: str | None
-    """
-    The token's email claim; null without one
-    """
-    groups: list[str]
-    is_admin: bool
-
-
-@dataclass(frozen=True)
-class PortList(Model):
-    ports: list[ForwardedPort]
-
-
-@dataclass(frozen=True)
 class TerminalTicket(Model):
     ticket: str
     """
@@ -1208,82 +1307,3 @@ class TerminalTicket(Model):
     """
     30 seconds after it was issued
     """
-
-
-@dataclass(frozen=True)
-class PreviewTicket(Model):
-    url: str
-    """
-    The preview path with `?ticket=`, relative to the API's host: open it in a browser. Its first GET answers 303 with the preview's cookie and the same URL without the ticket
-    """
-    expires_at: str
-    """
-    30 seconds after it was issued; the ticket is valid once
-    """
-
-
-@dataclass(frozen=True)
-class AuditEgress(Model):
-    host: str
-    port: int
-    decision: Literal["allowed", "denied"]
-    connections: int
-    """
-    Connections the record stands for: 1, or, with summary, those after the first in a window
-    """
-    summary: bool
-    """
-    A window's like connections after the first, summed
-    """
-    bytes_out: int
-    """
-    Bytes from the sandbox to the host
-    """
-    bytes_in: int
-    """
-    Bytes from the host back
-    """
-    duration_ms: int
-    reason: str | None
-    """
-    The line a refused tool saw; null when allowed
-    """
-
-
-@dataclass(frozen=True)
-class AuditRecord(Model):
-    id: str
-    time: str
-    reason: str
-    type: str
-    sandbox: str
-    namespace: str
-    actor: str | None
-    message: str
-    count: int
-    involved_object: dict[str, Any]
-    egress: AuditEgress | None = None
-    """
-    On the egress gateway's records (EgressAllowed, EgressDenied): the decision as fields
-    """
-
-
-@dataclass(frozen=True)
-class AuditList(Model):
-    items: list[AuditRecord]
-    continue_: str | None = None
-
-
-@dataclass(frozen=True)
-class StoredPolicies(Model):
-    namespaces: dict[str, Policy]
-    cluster: Policy | None = None
-
-
-@dataclass(frozen=True)
-class EffectivePolicy(Model):
-    namespace: str
-    policy: Policy
-
-
-OpenApiDocument: TypeAlias = dict[str, Any]
