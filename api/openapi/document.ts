@@ -1,16 +1,5 @@
 import { z } from 'zod';
 import {
-  CancelAccepted,
-  ConcurrencyExceeded,
-  CancelRequest,
-  InvokeQuery,
-  DetachedRun,
-  ConfigureRequest,
-  ConfigureResult,
-  ErrorEvent,
-  ExitEvent,
-  LogEvent,
-  StartEvent,
   CloneRequest,
   CloneResponse,
   ErrorBody,
@@ -24,13 +13,14 @@ import {
 } from '../../core/index.ts';
 import { keyOperations } from '../keys/operations.ts';
 import { secretOperations } from '../secrets/operations.ts';
-import { execOperations } from '../exec/openapi.ts';
+import { execOperations } from '../exec/operations.ts';
 import { usageOperations } from '../usage/openapi.ts';
-import { fileOperations } from '../files/openapi.ts';
+import { fileOperations } from '../files/operations.ts';
 import { discoveryOperations } from '../discovery/openapi.ts';
-import { terminalOperations } from '../terminal/openapi.ts';
+import { terminalOperations } from '../terminal/operations.ts';
 import { previewOperations } from '../preview/openapi.ts';
-import { runOperations } from '../runs/openapi.ts';
+import { runOperations } from '../runs/operations.ts';
+import { agentOperations } from '../agent/operations.ts';
 import { governed, onSandbox, sandboxOperations } from '../sandboxes/operations.ts';
 
 export type Status =
@@ -83,6 +73,18 @@ export interface Operation {
    * streams it, one file at a time); `request` still describes it.
    */
   ownBody?: boolean;
+  /**
+   * The handler checks the query itself (the terminal's, whose check its WebSocket upgrade
+   * shares); `query` still describes it.
+   */
+  ownQuery?: boolean;
+  /** The same operation answers at the path with a trailing slash (`/files/?path=`). */
+  trailingSlash?: boolean;
+  /**
+   * The answers are sandboxd's, relayed as they are (status, headers, body streamed): the
+   * handler may return a plain `Response`, in the shapes `responses` declares.
+   */
+  relayed?: boolean;
   /** Any status may come back (the preview proxy answers with the app's response). */
   anyStatus?: string;
   /** The success answers carry raw bytes of these media types (besides any JSON body). */
@@ -113,9 +115,6 @@ const StoredPolicies = z
 const EffectivePolicy = z.object({ namespace: z.string(), policy: Policy }).meta({ id: 'EffectivePolicy' });
 
 const OpenApiDocument = z.record(z.string(), z.unknown()).meta({ id: 'OpenApiDocument' });
-
-/** The agent endpoints' refusals, in the spec's check order. */
-const agentErrors: Status[] = [400, 401, 403, 404, 409, 413, 429, 503];
 
 /** Every operation of the API, with the zod schemas that validate it. */
 export const operations: Operation[] = [
@@ -160,42 +159,7 @@ export const operations: Operation[] = [
     errors: [...onSandbox, 409, 502],
     anyStatus: "The app's own response, passed through",
   },
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/configure',
-    operationId: 'configureSandbox',
-    summary:
-      'Write files, record the entrypoint and run the install once (agent mode); streams `log` then `result`',
-    request: ConfigureRequest,
-    query: NamespaceQuery,
-    events: { log: LogEvent, result: ConfigureResult, error: ErrorEvent },
-    responses: { 200: undefined },
-    errors: agentErrors,
-    refusals: { ...governed, 429: [ConcurrencyExceeded, ErrorBody] },
-  },
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/invoke',
-    operationId: 'invokeSandbox',
-    summary:
-      'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`; with `detach=true` 202 and the run’s id at once, the run going on without the caller',
-    rawRequest: true,
-    query: InvokeQuery,
-    events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },
-    responses: { 200: undefined, 202: DetachedRun },
-    errors: [...agentErrors, 424, 502],
-    refusals: { ...governed, 429: [ConcurrencyExceeded, ErrorBody] },
-  },
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/invoke/cancel',
-    operationId: 'cancelInvoke',
-    summary: 'Cancel an invoke in flight (from any API replica)',
-    request: CancelRequest,
-    query: NamespaceQuery,
-    responses: { 202: CancelAccepted },
-    errors: [...onSandbox, 409, 413],
-  },
+  ...agentOperations,
   {
     method: 'get',
     path: '/audit/events',

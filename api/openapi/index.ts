@@ -1,2 +1,12 @@
 export { openApiDocument, operations, type Operation, type Status } from './document.ts';
-export { operation, route, parsed, readJson, validQuery, type Answer, type Reply } from './route.ts';
+export {
+  operation,
+  route,
+  honoPaths,
+  parsed,
+  readJson,
+  validQuery,
+  type Answer,
+  type Handler,
+  type Reply,
+} from './route.ts';
