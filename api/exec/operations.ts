@@ -37,8 +37,7 @@ export const cancelExec = operation({
   operationId: 'cancelExec',
   summary: 'Cancel an exec in flight by the id of its `start` event (SIGTERM, then SIGKILL)',
   request: ExecCancelRequest,
-  // Only `namespace`, which the API checks for every sandbox path; an unknown parameter is
-  // ignored here as it always was (ExecQuery, strict, would refuse it).
+  // Not strict: an unknown parameter is ignored here, as it always was (exec and logs refuse one).
   query: NamespaceQuery,
   responses: { 202: CancelAccepted },
   errors: [400, 401, 403, 404, 409, 413, 503],
