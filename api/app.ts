@@ -76,11 +76,11 @@ export function createApp(deps: ApiDeps): Hono {
   v1.route('/', cloneRoutes(deps));
   v1.route('/', portRoutes(deps));
   v1.route('/', previewRoutes(deps));
-  v1.route('/sandboxes', agentRoutes(deps));
-  v1.route('/sandboxes', execRoutes(deps));
-  v1.route('/sandboxes', runRoutes(deps));
-  v1.route('/sandboxes', fileRoutes(deps));
-  v1.route('/sandboxes', terminalRoutes(deps));
+  v1.route('/', agentRoutes(deps));
+  v1.route('/', execRoutes(deps));
+  v1.route('/', runRoutes(deps));
+  v1.route('/', fileRoutes(deps));
+  v1.route('/', terminalRoutes(deps));
   v1.route('/', usageRoutes(deps));
   v1.route('/', discoveryRoutes(deps));
   v1.route('/', secretRoutes(deps));

@@ -4,7 +4,7 @@ import { SandboxdUnavailable, type SandboxdClient } from '../../kube/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
+import type { OnSandbox } from '../sandboxes/index.ts';
 import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
 import type { Caller } from '../auth/index.ts';
 
@@ -20,18 +20,6 @@ export function requireAgentMode(sandbox: Sandbox): void {
       'not_agent_mode',
       `sandbox ${sandbox.metadata.name} is mode: code; configure and invoke are for mode: agent sandboxes. ` +
         'Use the file-transfer and exec APIs to put files into a code sandbox and run commands in it.',
-    );
-  }
-}
-
-export function requireRunning(sandbox: Sandbox): void {
-  const phase = sandbox.status?.phase ?? 'Pending';
-  if (phase !== 'Running') {
-    throw new HttpError(
-      409,
-      'not_running',
-      `sandbox ${sandbox.metadata.name} is ${phase}; configure and invoke need it Running`,
-      { extra: { phase } },
     );
   }
 }
@@ -144,26 +132,19 @@ export interface AgentCall {
 
 /**
  * Opens the call's one span (`svc.configure` or `svc.invoke`, a child of the caller's
- * `traceparent`, the actor hashed) and resolves the sandbox with owner-or-admin; a refusal
- * there ends the span before it is thrown.
+ * `traceparent`, the actor hashed) for the sandbox the caller may act on (resolved by
+ * `onOwnedSandbox` before: a call refused there has no span).
  */
-export async function beginAgentCall(c: Context, deps: ApiDeps, spanName: string): Promise<AgentCall> {
+export function beginAgentCall(c: Context<OnSandbox>, deps: ApiDeps, spanName: string): AgentCall {
   const started = performance.now();
   const caller: Caller = c.var.caller;
+  const sandbox = c.var.sandbox;
+  const template = templateOf(sandbox);
   const span = deps.tracing.tracer.startSpan(
     spanName,
-    { attributes: { actor: actorOf(caller.user) } },
+    { attributes: { actor: actorOf(caller.user), template, sandbox: sandbox.metadata.name ?? '' } },
     deps.tracing.extract(c.req.raw.headers),
   );
-  let sandbox: Sandbox;
-  try {
-    sandbox = await ownedSandbox(c, deps);
-  } catch (err) {
-    refused(span, err, started);
-    throw err;
-  }
-  const template = templateOf(sandbox);
-  span.setAttributes({ template, sandbox: sandbox.metadata.name ?? '' });
   return { started, caller, span, sandbox, template };
 }
 

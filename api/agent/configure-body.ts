@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { CONFIGURE_LIMITS, ConfigureRequest, filesDigestOfHashes } from '../../core/index.ts';
-import { HttpError, badRequest, policyViolation, validationError } from '../errors/index.ts';
+import { HttpError, badRequest, policyViolation } from '../errors/index.ts';
+import { parsed } from '../openapi/index.ts';
 
 /** JSON escaping can double a file's size; past this the body cannot be within the limits. */
 export const MAX_CONFIGURE_BODY_BYTES = 2 * CONFIGURE_LIMITS.maxRequestBytes + 1024 * 1024;
@@ -76,13 +77,13 @@ export async function readConfigureBody(
     }
     await parser.push(decoder.decode());
     const root = parser.end();
-    const parsed = ConfigureRequest.safeParse(root === undefined ? {} : root);
-    if (!parsed.success) throw validationError(parsed.error);
-    const files = parsed.data.files.map((f, i) => ({ path: f.path, ...spool.file(i) }));
+    // The one validation hook, as for every other body (this one is read as it streams in).
+    const request = parsed(ConfigureRequest, root === undefined ? {} : root);
+    const files = request.files.map((f, i) => ({ path: f.path, ...spool.file(i) }));
     return {
       files,
-      entrypoint: parsed.data.entrypoint,
-      ...(parsed.data.installCommand ? { installCommand: parsed.data.installCommand } : {}),
+      entrypoint: request.entrypoint,
+      ...(request.installCommand ? { installCommand: request.installCommand } : {}),
       digest: filesDigestOfHashes(files),
       contents: () => spool.contents(),
       close: () => spool.close(),

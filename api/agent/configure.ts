@@ -11,12 +11,12 @@ import { endSpan } from '../../telemetry/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { badRequest } from '../errors/index.ts';
+import { requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { readConfigureBody, type SpooledConfigure } from './configure-body.ts';
 import {
   refusalOutcome,
   requireAgentMode,
   requireAllowed,
-  requireRunning,
   sandboxdOf,
   throttled,
   unreachable,
@@ -33,15 +33,15 @@ const KEEPALIVE_MS = 15_000;
  * (attached to the operator's run in sandboxd), then `result` from the status. One span,
  * `svc.configure`, a child of the caller's `traceparent`, covers the call.
  */
-export async function configure(c: Context, deps: ApiDeps): Promise<Response> {
-  const { started, caller, span, sandbox, template } = await beginAgentCall(c, deps, 'svc.configure');
+export async function configure(c: Context<OnSandbox>, deps: ApiDeps): Promise<Response> {
+  const { started, caller, span, sandbox, template } = beginAgentCall(c, deps, 'svc.configure');
   const { namespace = '', name = '' } = sandbox.metadata;
   let request: SpooledConfigure;
   let sandboxd: SandboxdClient;
   let cap: () => number;
   try {
     requireAgentMode(sandbox);
-    requireRunning(sandbox);
+    requireRunning(sandbox, 'configure and invoke', 'need');
     // One configure at a time per sandbox: a second one while an install runs is throttled.
     const found = await sandboxdOf(deps, sandbox, (c) => c.runs());
     sandboxd = found.client;

@@ -1,2 +1,2 @@
 export { agentRoutes } from './routes.ts';
-export { readBounded, refusalOutcome, sandboxdOf, templateOf } from './checks.ts';
+export { readBounded, refusalOutcome, sandboxdOf, templateOf, unreachable } from './checks.ts';

@@ -5,9 +5,10 @@ import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
 import type { StreamingApi } from 'hono/utils/stream';
+import type { z } from 'zod';
 import {
   ExitEvent,
-  InvokeQuery,
+  type InvokeQuery,
   LogEvent,
   MAX_INVOKE_BODY_BYTES,
   SseParser,
@@ -17,16 +18,18 @@ import {
 import { endSpan } from '../../telemetry/index.ts';
 import type { AuditEntry } from '../audit/index.ts';
 import { answerDetached, detachRequested } from '../runs/index.ts';
+import type { invokeSandbox } from './operations.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { HttpError, policyViolation, validationError } from '../errors/index.ts';
+import { HttpError, policyViolation } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
+import type { Answer, Reply } from '../openapi/index.ts';
+import { requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import {
   readBounded,
   refusalOutcome,
   requireAgentMode,
   requireConfigured,
-  requireRunning,
   sandboxdOf,
   throttled,
   beginAgentCall,
@@ -42,15 +45,17 @@ const POLICY_MAX_AGE_MS = 1_000;
  * the spec's wire form and re-encoding them would cost the CPU the stream needs. One span,
  * `svc.invoke`, a child of the caller's `traceparent`, covers the call.
  */
-export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
-  // A query parameter the invoke does not know is refused, never ignored.
-  const query = InvokeQuery.safeParse(c.req.query());
-  if (!query.success) throw validationError(query.error);
-  const detach = detachRequested(c, query.data.detach);
-  const { started, caller, span, sandbox, template } = await beginAgentCall(c, deps, 'svc.invoke');
+export async function invoke(
+  c: Context<OnSandbox>,
+  deps: ApiDeps,
+  query: z.output<typeof InvokeQuery>,
+  reply: Reply<typeof invokeSandbox>,
+): Promise<Answer<typeof invokeSandbox> | Response> {
+  const detach = detachRequested(c, query.detach);
+  const { started, caller, span, sandbox, template } = beginAgentCall(c, deps, 'svc.invoke');
   try {
     requireAgentMode(sandbox);
-    requireRunning(sandbox);
+    requireRunning(sandbox, 'configure and invoke', 'need');
     const entrypoint = requireConfigured(sandbox);
     // The cap is sandboxd's to enforce, atomically, when the run starts. Its load is asked
     // first when the spec's order needs it (429 before 403: a call governance refuses) and
@@ -77,7 +82,7 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
           argv: entrypoint,
           cwd: agent?.workingDir ?? '/workspace',
           env: Object.fromEntries((agent?.env ?? []).map((e) => [e.name, e.value])),
-          timeoutMs: invokeTimeoutMs(agent?.defaultInvokeTimeout, query.data.timeout),
+          timeoutMs: invokeTimeoutMs(agent?.defaultInvokeTimeout, query.timeout),
           ...(detach ? { detach } : {}),
         },
         stdin,
@@ -88,8 +93,18 @@ export async function invoke(c: Context, deps: ApiDeps): Promise<Response> {
       const body = res.body as { limit?: number; inflight?: number };
       throw throttled(body.limit ?? 1, body.inflight ?? 1);
     }
-    if (detach && res.status === 202)
-      return answerDetached(c, deps, { kind: 'invoke', invokeId, sandbox, caller, template, span, started });
+    if (detach && res.status === 202) {
+      const run = answerDetached(deps, {
+        kind: 'invoke',
+        invokeId,
+        sandbox,
+        caller,
+        template,
+        span,
+        started,
+      });
+      return reply.json(202, run, { location: run.eventsUrl });
+    }
     if (res.status !== 200 || !res.stream) {
       throw new HttpError(502, 'sandbox_error', `sandboxd refused the invoke: ${JSON.stringify(res.body)}`);
     }

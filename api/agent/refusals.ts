@@ -1,4 +1,4 @@
-import type { Context } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { requestNamespace } from '../sandboxes/index.ts';
@@ -7,26 +7,20 @@ import { requestNamespace } from '../sandboxes/index.ts';
 const MAX_MESSAGE = 500;
 
 /**
- * Runs a configure or invoke handler and audits the call when it ends in an error answer
- * instead of a stream: the spec has every configure and invoke call write a record, refused
- * ones included. One place, so no exit of the handler can forget it. Reasons:
+ * Audits a configure or invoke call that ends in an error answer instead of a stream: the
+ * spec has every configure and invoke call write a record, refused ones included. A
+ * middleware in front of the sandbox's lookup, the checks and the handler, so no exit can
+ * forget it (Hono hands it the error the answer was made from, `c.error`). Reasons:
  * `ConfigureDenied`/`InvokeDenied` for governance's 403, `ConfigureRefused`/`InvokeRefused`
  * for any other 4xx, `AgentConfigureFailed`/`AgentInvokeFailed` for a 5xx. The record holds
  * the status, error code and actor; never argv or stdin (no error message carries them).
  * A call for a sandbox that does not exist has nothing to put an Event on, and is not audited.
  */
-export async function auditingRefusals(
-  c: Context,
-  deps: ApiDeps,
-  call: 'configure' | 'invoke',
-  handler: () => Promise<Response>,
-): Promise<Response> {
-  try {
-    return await handler();
-  } catch (err) {
-    await recordRefusal(c, deps, call, err);
-    throw err;
-  }
+export function auditingRefusals(deps: ApiDeps, call: 'configure' | 'invoke'): MiddlewareHandler {
+  return async function auditRefusal(c, next) {
+    await next();
+    if (c.error) await recordRefusal(c, deps, call, c.error);
+  };
 }
 
 async function recordRefusal(c: Context, deps: ApiDeps, call: 'configure' | 'invoke', err: unknown) {

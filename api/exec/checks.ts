@@ -1,28 +1,18 @@
 import { posix } from 'node:path';
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { durationMs, type Sandbox } from '../../core/index.ts';
-import { HttpError, validationError } from '../errors/index.ts';
+import { durationMs } from '../../core/index.ts';
+import { HttpError } from '../errors/index.ts';
+import { parsed } from '../openapi/index.ts';
 
 /** The folder every exec runs in unless it names another inside it. */
 export const WORKSPACE = '/workspace';
 
-/** 409 unless the sandbox is Running: exec and logs need its sandboxd. */
-export function requireRunning(sandbox: Sandbox, what: string): void {
-  const phase = sandbox.status?.phase ?? 'Pending';
-  if (phase !== 'Running') {
-    throw new HttpError(
-      409,
-      'not_running',
-      `sandbox ${sandbox.metadata.name} is ${phase}; ${what} needs it Running`,
-      {
-        extra: { phase },
-      },
-    );
-  }
-}
-
-/** The query parsed by a strict schema: a parameter it does not know is a 400, never ignored. */
+/**
+ * The query parsed by a strict schema: a parameter it does not know is a 400, never ignored.
+ * Usage's still (its group reads its query itself); a route declared by an operation has
+ * its query checked by `route` (`validQuery`), the same way.
+ */
 export function strictQuery<T extends z.ZodType>(c: Context, schema: T): z.infer<T> {
   const raw: Record<string, string> = {};
   for (const [name, values] of Object.entries(c.req.queries())) {
@@ -32,9 +22,7 @@ export function strictQuery<T extends z.ZodType>(c: Context, schema: T): z.infer
       });
     raw[name] = values[0] ?? '';
   }
-  const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
+  return parsed(schema, raw);
 }
 
 /**

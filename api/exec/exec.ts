@@ -2,24 +2,23 @@ import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Context } from 'hono';
 import { stream } from 'hono/streaming';
-import type { ExitEvent } from '../../core/index.ts';
-import {
-  ExecStartQuery,
-  ExecRequest,
-  type ExecResult,
-  RETRY_AFTER_SECONDS,
-  type Sandbox,
-} from '../../core/index.ts';
+import type { z } from 'zod';
+import type { ExitEvent, ExecStartQuery, ExecRequest } from '../../core/index.ts';
+import { RETRY_AFTER_SECONDS, type Sandbox } from '../../core/index.ts';
 import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
 import { refusalOutcome, sandboxdOf, templateOf } from '../agent/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { HttpError, validationError } from '../errors/index.ts';
+import { HttpError } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
+import type { Answer, Reply } from '../openapi/index.ts';
 import { answerDetached, detachRequested } from '../runs/index.ts';
-import { ownedSandbox, readJson, recordActivity } from '../sandboxes/index.ts';
-import { requireRunning, strictQuery, timeoutMsOf, workingDirOf } from './checks.ts';
+import { recordActivity, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
+import { timeoutMsOf, workingDirOf } from './checks.ts';
+import type { execSandbox } from './operations.ts';
 import { collectOutput, lastExit } from './output.ts';
+
+type ExecReply = Reply<typeof execSandbox>;
 
 /** What one exec call carries from its start to its `finish`. */
 interface ExecCall {
@@ -42,8 +41,13 @@ interface ExecCall {
  * ends the run (SIGTERM, then SIGKILL). One span `svc.exec`, one audit record `SandboxExec`
  * (actor, exit code, duration; never the command or stdin), the exec metrics.
  */
-export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
-  const query = strictQuery(c, ExecStartQuery);
+export async function exec(
+  c: Context<OnSandbox>,
+  deps: ApiDeps,
+  input: { query: z.output<typeof ExecStartQuery>; body: z.output<typeof ExecRequest> },
+  reply: ExecReply,
+): Promise<Answer<typeof execSandbox> | Response> {
+  const { query, body } = input;
   const detach = detachRequested(c, query.detach);
   const started = performance.now();
   const caller: Caller = c.var.caller;
@@ -55,12 +59,9 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
   let template = '';
   let call: ExecCall | undefined;
   try {
-    const sandbox = await ownedSandbox(c, deps);
+    const sandbox = c.var.sandbox;
     template = templateOf(sandbox);
     span.setAttributes({ template, sandbox: sandbox.metadata.name ?? '' });
-    const parsed = ExecRequest.safeParse(await readJson(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
-    const body = parsed.data;
     const cwd = workingDirOf(body.workingDir);
     // A detached exec has no client to end it: its timeout is what does.
     if (detach && timeoutMsOf(body.timeout) === 0)
@@ -99,7 +100,7 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
     }
     if (detach && res.status === 202) {
       recordActivity(deps, sandbox);
-      return answerDetached(c, deps, {
+      const run = answerDetached(deps, {
         kind: 'exec',
         invokeId: execId,
         sandbox,
@@ -108,13 +109,16 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
         span,
         started,
       });
+      return reply.json(202, run, { location: run.eventsUrl });
     }
     if (res.status !== 200 || !res.stream) {
       throw new HttpError(502, 'sandbox_error', `sandboxd refused the exec: ${JSON.stringify(res.body)}`);
     }
     call = { deps, started, caller, span, sandbox, template, execId, finished: false };
     const wantsStream = (c.req.header('accept') ?? '').includes('text/event-stream');
-    return wantsStream ? streamed(c, call, res.stream, abort) : await collected(c, call, res.stream, abort);
+    return wantsStream
+      ? streamed(c, call, res.stream, abort)
+      : await collected(c, reply, call, res.stream, abort);
   } catch (err) {
     if (call?.finished) throw err; // recorded as the exec's outcome already
     endSpan(
@@ -132,10 +136,11 @@ export async function exec(c: Context, deps: ApiDeps): Promise<Response> {
 /** The JSON answer: the run's output collected, its exit, and whether output was cut. */
 async function collected(
   c: Context,
+  reply: ExecReply,
   call: ExecCall,
   upstream: Readable,
   abort: AbortController,
-): Promise<Response> {
+): Promise<Answer<typeof execSandbox> | Response> {
   // A caller that goes away before the answer cancels the run, as in a stream.
   const gone = () => abort.abort();
   c.req.raw.signal.addEventListener('abort', gone, { once: true });
@@ -157,7 +162,7 @@ async function collected(
       );
     }
     finish(call, exit, out);
-    const result: ExecResult = {
+    const result = {
       exitCode: exit.exitCode,
       stdout: out.stdout,
       stderr: out.stderr,
@@ -165,7 +170,7 @@ async function collected(
       reason: exit.reason,
       truncated: out.truncated,
     };
-    return c.json(result, 200, { 'x-exec-id': call.execId });
+    return reply.json(200, result, { 'x-exec-id': call.execId });
   } finally {
     c.req.raw.signal.removeEventListener('abort', gone);
   }

@@ -1,10 +1,12 @@
 import type { Context } from 'hono';
-import { LogsQuery } from '../../core/index.ts';
+import type { z } from 'zod';
+import type { LogsQuery, SandboxLogs } from '../../core/index.ts';
 import { sandboxdOf } from '../agent/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
-import { requireRunning, strictQuery } from './checks.ts';
+import type { Answer, Reply } from '../openapi/index.ts';
+import { requireRunning, type OnSandbox } from '../sandboxes/index.ts';
+import type { getSandboxLogs } from './operations.ts';
 import { relayEvents } from './relay.ts';
 
 /**
@@ -13,16 +15,21 @@ import { relayEvents } from './relay.ts';
  * stream of `log` events (invoke's shape): the kept output, then new output as it is written,
  * until the caller goes away.
  */
-export async function logs(c: Context, deps: ApiDeps): Promise<Response> {
-  const query = strictQuery(c, LogsQuery);
-  const sandbox = await ownedSandbox(c, deps);
+export async function logs(
+  c: Context<OnSandbox>,
+  deps: ApiDeps,
+  query: z.output<typeof LogsQuery>,
+  reply: Reply<typeof getSandboxLogs>,
+): Promise<Answer<typeof getSandboxLogs> | Response> {
+  const sandbox = c.var.sandbox;
   requireRunning(sandbox, 'reading its logs');
   const follow = query.follow === 'true' && (c.req.header('accept') ?? '').includes('text/event-stream');
   if (!follow) {
     const { answer } = await sandboxdOf(deps, sandbox, (sandboxd) => sandboxd.logs());
     if (answer.status !== 200)
       throw new HttpError(502, 'sandbox_error', `sandboxd did not give the logs: ${answer.status}`);
-    return c.json(answer.body as object);
+    // sandboxd's own answer, passed on as it is: its shape is the API's.
+    return reply.json(200, answer.body as SandboxLogs);
   }
   const abort = new AbortController();
   const { answer: upstream } = await sandboxdOf(deps, sandbox, (sandboxd) =>

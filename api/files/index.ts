@@ -1,2 +1,2 @@
 export { fileRoutes } from './routes.ts';
-export { fileOperations } from './openapi.ts';
+export { fileOperations } from './operations.ts';

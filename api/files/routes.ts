@@ -4,22 +4,23 @@ import { pipeline } from 'node:stream/promises';
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
 import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono, type Context } from 'hono';
-import type { z } from 'zod';
-import type { Sandbox } from '../../core/index.ts';
+import { FileOperation, type Sandbox } from '../../core/index.ts';
 import type { ReadAnswer, SandboxdClient } from '../../kube/index.ts';
-import { readBounded, sandboxdOf, unreachable } from '../agent/checks.ts';
+import { readBounded, sandboxdOf, unreachable } from '../agent/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { HttpError, badRequest, validationError } from '../errors/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
+import { HttpError, badRequest } from '../errors/index.ts';
+import { parsed, route } from '../openapi/index.ts';
+import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import {
-  DeleteFileQuery,
-  DownloadArchiveQuery,
-  FileOperation,
-  ListFilesQuery,
-  ReadFileQuery,
-  UploadArchiveQuery,
-  WriteFileQuery,
-} from './schemas.ts';
+  deleteFile,
+  downloadArchive,
+  fileOperation,
+  fileOperations,
+  listFiles,
+  readFile,
+  uploadArchive,
+  writeFile,
+} from './operations.ts';
 
 /** The one folder the file API serves; sandboxd checks again, links followed. */
 export const WORKSPACE = '/workspace';
@@ -42,76 +43,63 @@ const ANSWER_HEADERS = [
  * path (lexically); sandboxd does the work and checks the path again with links followed.
  * Bodies stream through in both directions, never held: a 1 GiB file costs a few buffers.
  */
-export function fileRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function fileRoutes(deps: ApiDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, fileOperations);
 
-  const list = async (c: Context) => {
-    const sandbox = await ownedSandbox(c, deps);
-    const query = parse(ListFilesQuery, c.req.query());
+  route(app, listFiles, async (c, { query }) => {
     const path = workspacePath(query.path, 'path');
-    return pass(c, await call(deps, sandbox, 'GET', fsPath(path)));
-  };
-  app.get('/:id/files', list);
-  app.get('/:id/files/', list);
+    return pass(c, await call(deps, c.var.sandbox, 'GET', fsPath(path)));
+  });
 
-  app.get('/:id/files/*', async (c) => {
-    const sandbox = await ownedSandbox(c, deps);
-    parse(ReadFileQuery, c.req.query());
+  route(app, readFile, (c) => {
     const path = pathOf(c);
     const headers: Record<string, string> = {};
     for (const h of READ_HEADERS) {
       const v = c.req.header(h);
       if (v !== undefined) headers[h] = v;
     }
-    return download(c, deps, sandbox, fsPath(path), headers);
+    return download(c, deps, c.var.sandbox, fsPath(path), headers);
   });
 
-  app.put('/:id/files/*', async (c) => {
-    const sandbox = await ownedSandbox(c, deps);
-    const { mode } = parse(WriteFileQuery, c.req.query());
+  route(app, writeFile, async (c, { query }) => {
     const path = pathOf(c);
+    const { mode } = query;
     return pass(
       c,
-      await call(deps, sandbox, 'PUT', fsPath(path, mode ? { mode } : {}), {
+      await call(deps, c.var.sandbox, 'PUT', fsPath(path, mode ? { mode } : {}), {
         headers: lengthOf(c),
         body: bodyOf(c),
       }),
     );
   });
 
-  app.delete('/:id/files/*', async (c) => {
-    const sandbox = await ownedSandbox(c, deps);
-    const { recursive } = parse(DeleteFileQuery, c.req.query());
+  route(app, deleteFile, async (c, { query }) => {
     const path = pathOf(c);
-    return pass(c, await call(deps, sandbox, 'DELETE', fsPath(path, recursive ? { recursive } : {})));
+    const { recursive } = query;
+    return pass(c, await call(deps, c.var.sandbox, 'DELETE', fsPath(path, recursive ? { recursive } : {})));
   });
 
-  app.post('/:id/files/*', async (c) => {
-    const sandbox = await ownedSandbox(c, deps);
-    parse(ReadFileQuery, c.req.query());
+  route(app, fileOperation, async (c) => {
     const path = pathOf(c);
-    const op = parse(FileOperation, jsonOf(await readBounded(c, MAX_OPERATION_BYTES)));
+    const op = parsed(FileOperation, jsonOf(await readBounded(c, MAX_OPERATION_BYTES)));
     if (op.op === 'move') workspacePath(op.to, 'to');
     const body = Readable.from([JSON.stringify(op)]);
-    return pass(c, await call(deps, sandbox, 'POST', fsPath(path), { body }));
+    return pass(c, await call(deps, c.var.sandbox, 'POST', fsPath(path), { body }));
   });
 
-  app.get('/:id/archive', async (c) => {
-    const sandbox = await ownedSandbox(c, deps);
-    const query = parse(DownloadArchiveQuery, c.req.query());
+  route(app, downloadArchive, (c, { query }) => {
     const path = workspacePath(query.path, 'path');
     const search = new URLSearchParams({ path, format: query.format ?? 'zip' });
-    return download(c, deps, sandbox, `/archive?${search.toString()}`, {});
+    return download(c, deps, c.var.sandbox, `/archive?${search.toString()}`, {});
   });
 
-  app.put('/:id/archive', async (c) => {
-    const sandbox = await ownedSandbox(c, deps);
-    const query = parse(UploadArchiveQuery, c.req.query());
+  route(app, uploadArchive, async (c, { query }) => {
     const path = workspacePath(query.path, 'path');
     const search = new URLSearchParams({ path });
     return pass(
       c,
-      await call(deps, sandbox, 'PUT', `/archive?${search.toString()}`, {
+      await call(deps, c.var.sandbox, 'PUT', `/archive?${search.toString()}`, {
         headers: lengthOf(c),
         body: bodyOf(c),
       }),
@@ -130,12 +118,6 @@ function jsonOf(body: Buffer): unknown {
   } catch {
     throw badRequest('request body is not valid JSON');
   }
-}
-
-function parse<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const parsed = schema.safeParse(input);
-  if (!parsed.success) throw validationError(parsed.error);
-  return parsed.data;
 }
 
 const outside = (path: string, why: string) =>
@@ -201,18 +183,6 @@ function bodyOf(c: Context): Readable {
   return body ? Readable.fromWeb(body as WebReadableStream<Uint8Array>) : Readable.from([]);
 }
 
-/** The 409 of a sandbox that is not running: its files are there, but nothing serves them. */
-function requireRunning(sandbox: Sandbox): void {
-  const phase = sandbox.status?.phase ?? 'Pending';
-  if (phase !== 'Running')
-    throw new HttpError(
-      409,
-      'not_running',
-      `sandbox ${sandbox.metadata.name} is ${phase}; files and archives need it Running`,
-      { extra: { phase } },
-    );
-}
-
 async function call(
   deps: ApiDeps,
   sandbox: Sandbox,
@@ -220,7 +190,8 @@ async function call(
   path: string,
   opts: { headers?: Record<string, string>; body?: Readable; signal?: AbortSignal } = {},
 ): Promise<IncomingMessage> {
-  requireRunning(sandbox);
+  // Its files are there, but nothing serves them.
+  requireRunning(sandbox, 'files and archives', 'need');
   // Only the address is looked up here: a streamed body cannot be sent twice, so there is
   // no second attempt once it has started.
   const { client } = await sandboxdOf(deps, sandbox, (c: SandboxdClient) => Promise.resolve(c));
@@ -288,7 +259,7 @@ async function download(
   const signal = c.req.raw.signal;
   if (!(outgoing instanceof ServerResponse) || c.req.method !== 'GET')
     return pass(c, await call(deps, sandbox, 'GET', path, { headers, signal }));
-  requireRunning(sandbox);
+  requireRunning(sandbox, 'files and archives', 'need');
   const { client } = await sandboxdOf(deps, sandbox, (s: SandboxdClient) => Promise.resolve(s));
   let answer: ReadAnswer;
   try {

@@ -1,37 +1,22 @@
 import { z } from 'zod';
-import {
-  CancelAccepted,
-  ConcurrencyExceeded,
-  CancelRequest,
-  InvokeQuery,
-  DetachedRun,
-  ConfigureRequest,
-  ConfigureResult,
-  ErrorEvent,
-  ExitEvent,
-  LogEvent,
-  StartEvent,
-  ErrorBody,
-  NamespaceQuery,
-  PathParams,
-  type PathParamName,
-} from '../../core/index.ts';
+import { ErrorBody, PathParams, type PathParamName } from '../../core/index.ts';
 import { keyOperations } from '../keys/operations.ts';
 import { secretOperations } from '../secrets/operations.ts';
-import { execOperations } from '../exec/openapi.ts';
+import { execOperations } from '../exec/operations.ts';
 import { usageOperations } from '../usage/operations.ts';
-import { fileOperations } from '../files/openapi.ts';
+import { fileOperations } from '../files/operations.ts';
 import { discoveryOperations } from '../discovery/operations.ts';
-import { terminalOperations } from '../terminal/openapi.ts';
+import { terminalOperations } from '../terminal/operations.ts';
 import { createPreviewTicket, previewPort } from '../preview/operations.ts';
-import { runOperations } from '../runs/openapi.ts';
+import { runOperations } from '../runs/operations.ts';
+import { agentOperations } from '../agent/operations.ts';
 import { portOperations } from '../ports/operations.ts';
 import { cloneOperations } from '../clone/operations.ts';
 import { governanceOperations } from '../governance/operations.ts';
 import { getOpenApiDocument } from './operations.ts';
 import { mcpMessage } from '../mcp/operations.ts';
 import { listAuditEvents } from '../audit/operations.ts';
-import { governed, onSandbox, sandboxOperations } from '../sandboxes/operations.ts';
+import { sandboxOperations } from '../sandboxes/operations.ts';
 
 export type Status =
   | 101
@@ -83,6 +68,18 @@ export interface Operation {
    * streams it, one file at a time); `request` still describes it.
    */
   ownBody?: boolean;
+  /**
+   * The handler checks the query itself (the terminal's, whose check its WebSocket upgrade
+   * shares); `query` still describes it.
+   */
+  ownQuery?: boolean;
+  /** The same operation answers at the path with a trailing slash (`/files/?path=`). */
+  trailingSlash?: boolean;
+  /**
+   * The answers are sandboxd's, relayed as they are (status, headers, body streamed): the
+   * handler may return a plain `Response`, in the shapes `responses` declares.
+   */
+  relayed?: boolean;
   /** Any status may come back (the preview proxy answers with the app's response). */
   anyStatus?: string;
   /** The route takes every method (the preview proxy); the document names `method` only. */
@@ -91,51 +88,13 @@ export interface Operation {
   binary?: readonly string[];
 }
 
-/** The agent endpoints' refusals, in the spec's check order. */
-const agentErrors: Status[] = [400, 401, 403, 404, 409, 413, 429, 503];
-
 /** Every operation of the API, with the zod schemas that validate it. */
 export const operations: Operation[] = [
   ...sandboxOperations,
   ...cloneOperations,
   ...portOperations,
   previewPort,
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/configure',
-    operationId: 'configureSandbox',
-    summary:
-      'Write files, record the entrypoint and run the install once (agent mode); streams `log` then `result`',
-    request: ConfigureRequest,
-    query: NamespaceQuery,
-    events: { log: LogEvent, result: ConfigureResult, error: ErrorEvent },
-    responses: { 200: undefined },
-    errors: agentErrors,
-    refusals: { ...governed, 429: [ConcurrencyExceeded, ErrorBody] },
-  },
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/invoke',
-    operationId: 'invokeSandbox',
-    summary:
-      'Run the entrypoint with the raw body as stdin (agent mode; at most 16 MiB); streams `start`, `log`, `exit`, optional `error`; with `detach=true` 202 and the run’s id at once, the run going on without the caller',
-    rawRequest: true,
-    query: InvokeQuery,
-    events: { start: StartEvent, log: LogEvent, exit: ExitEvent, error: ErrorEvent },
-    responses: { 200: undefined, 202: DetachedRun },
-    errors: [...agentErrors, 424, 502],
-    refusals: { ...governed, 429: [ConcurrencyExceeded, ErrorBody] },
-  },
-  {
-    method: 'post',
-    path: '/sandboxes/{id}/invoke/cancel',
-    operationId: 'cancelInvoke',
-    summary: 'Cancel an invoke in flight (from any API replica)',
-    request: CancelRequest,
-    query: NamespaceQuery,
-    responses: { 202: CancelAccepted },
-    errors: [...onSandbox, 409, 413],
-  },
+  ...agentOperations,
   listAuditEvents,
   ...secretOperations,
   ...governanceOperations,

@@ -3,10 +3,13 @@ export {
   operation,
   operationOf,
   route,
+  honoPaths,
+  methodOf,
   parsed,
   readJson,
   validQuery,
   type Answer,
+  type Handler,
   type Reply,
 } from './route.ts';
 export { getOpenApiDocument } from './operations.ts';

@@ -1,4 +1,5 @@
-import type { Context, Hono } from 'hono';
+import type { Context, Env, Hono } from 'hono';
+import type { BlankEnv } from 'hono/types';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { z } from 'zod';
 import { HttpError, badRequest, validationError } from '../errors/index.ts';
@@ -39,11 +40,12 @@ declare const declared: unique symbol;
 export type Answer<O extends Operation> = Response & { readonly [declared]: O };
 
 /**
- * Operations that answer with a stream, raw bytes or whatever the app answers (a preview)
- * may also return a plain `Response`: their bodies are not JSON the type system can check.
+ * Operations that answer with a stream, raw bytes, whatever the app answers (a preview) or
+ * sandboxd's own answer relayed may also return a plain `Response`: their bodies are not JSON
+ * the type system can check.
  */
 type Stream<O extends Operation> = O extends
-  { events: object } | { binary: readonly string[] } | { anyStatus: string }
+  { events: object } | { binary: readonly string[] } | { anyStatus: string } | { relayed: true }
   ? Response
   : never;
 
@@ -60,7 +62,12 @@ export interface Reply<O extends Operation> {
 
 /** What the handler gets besides the context: the query and body, parsed by their schemas. */
 export interface Input<O extends Operation> {
-  query: O extends { query: infer Q extends z.ZodType } ? z.output<Q> : Record<string, never>;
+  /** Empty when the operation checks its own query (the terminal's, shared with its upgrade). */
+  query: O extends { ownQuery: true }
+    ? Record<string, never>
+    : O extends { query: infer Q extends z.ZodType }
+      ? z.output<Q>
+      : Record<string, never>;
   /** Absent when the operation reads its own body (raw bytes, or configure's streamed JSON). */
   body: O extends { ownBody: true } | { rawRequest: true }
     ? undefined
@@ -69,8 +76,9 @@ export interface Input<O extends Operation> {
       : undefined;
 }
 
-export type Handler<O extends Operation> = (
-  c: Context,
+/** A handler of `op`; `E` types what middleware put on the context (`c.var.sandbox`). */
+export type Handler<O extends Operation, E extends Env = BlankEnv> = (
+  c: Context<E>,
   input: Input<O>,
   reply: Reply<O>,
 ) => Promise<Answer<O> | Stream<O>> | Answer<O> | Stream<O>;
@@ -80,20 +88,24 @@ export function operation<const O extends Operation>(op: O): O {
   return op;
 }
 
-/** Registers `handler` for `op` on `app` (mounted at `/api/v1`), its input validated first. */
-export function route<const O extends Operation>(app: Hono, op: O, handler: Handler<O>): void {
-  const handle = async (c: Context) => {
-    const query = op.query ? validQuery(c, op.query) : {};
+/**
+ * Registers `handler` for `op` on `app` (mounted at `/api/v1`), its input validated first
+ * (after any middleware `app` runs on the same paths, such as `onOwnedSandbox`'s).
+ */
+export function route<const O extends Operation, E extends Env = BlankEnv>(
+  app: Hono<E>,
+  op: O,
+  handler: Handler<O, E>,
+): void {
+  const handle = async (c: Context<E>) => {
+    const query = op.query && !op.ownQuery ? validQuery(c, op.query) : {};
     const body =
       op.request && !op.rawRequest && !op.ownBody ? parsed(op.request, await readJson(c.req.raw)) : undefined;
-    return handler(c, { query, body } as Input<O>, replyOf<O>(c));
+    return handler(c, { query, body } as Input<O>, replyOf<O, E>(c));
   };
   // The operation is kept on the handler, for `operationOf`.
-  app.on(methodOf(op), pathOf(op), Object.assign(handle, { [OPERATION]: op }));
+  app.on(methodOf(op), honoPaths(op), Object.assign(handle, { [OPERATION]: op }));
 }
-
-/** The Hono path of `op`: `{path}` is the rest of the path (a file, a preview's), any other `{name}` one segment. */
-export const pathOf = (op: Operation) => op.path.replace('/{path}', '/*').replace(/\{(\w+)\}/g, ':$1');
 
 /** The Hono method of `op`: 'ALL', Hono's any method, for the preview proxy. */
 export const methodOf = (op: Operation) => (op.anyMethod ? 'ALL' : op.method.toUpperCase());
@@ -108,8 +120,15 @@ export function operationOf(handler: unknown): Operation | undefined {
   return (handler as { [OPERATION]?: Operation } | undefined)?.[OPERATION];
 }
 
+/** The paths Hono matches for `op`, relative to `/api/v1`. */
+export function honoPaths(op: Operation): string[] {
+  // `{path}` is the rest of the path (a file, a preview's path); every other `{name}` is one segment.
+  const path = op.path.replace('/{path}', '/*').replace(/\{(\w+)\}/g, ':$1');
+  return op.trailingSlash ? [path, `${path}/`] : [path];
+}
+
 /** Answers through the context, so headers middleware set on it are kept. */
-function replyOf<O extends Operation>(c: Context): Reply<O> {
+function replyOf<O extends Operation, E extends Env>(c: Context<E>): Reply<O> {
   return {
     json: (status, body, headers) =>
       c.json(body, status as ContentfulStatusCode, headers) as unknown as Answer<O>,

@@ -28,11 +28,12 @@ export interface DetachedCall {
 }
 
 /**
- * The answer to a run sandboxd accepted detached: `202 {invokeId, eventsUrl}`, the call's
- * one audit record (`RunDetached`; never argv or stdin), its metrics (outcome `detached`:
- * the run's own end is sandboxd's, with no API call to observe it) and its span.
+ * A run sandboxd accepted detached: the call's one audit record (`RunDetached`; never argv or
+ * stdin), its metrics (outcome `detached`: the run's own end is sandboxd's, with no API call
+ * to observe it) and its span; then the body of its `202 {invokeId, eventsUrl}`, whose
+ * `eventsUrl` the caller also sends as the answer's Location.
  */
-export function answerDetached(c: Context, deps: ApiDeps, call: DetachedCall): Response {
+export function answerDetached(deps: ApiDeps, call: DetachedCall): DetachedRun {
   const { kind, invokeId, sandbox, caller, template, span, started } = call;
   const seconds = (performance.now() - started) / 1000;
   if (kind === 'invoke') deps.metrics.observe('invoke', { template, outcome: 'detached' }, seconds);
@@ -49,6 +50,5 @@ export function answerDetached(c: Context, deps: ApiDeps, call: DetachedCall): R
     .catch((err: unknown) =>
       deps.logger.warn({ err, sandbox: sandbox.metadata.name }, 'detach audit failed'),
     );
-  const body: DetachedRun = { invokeId, eventsUrl: eventsUrl(sandbox, invokeId) };
-  return c.json(body, 202, { location: body.eventsUrl });
+  return { invokeId, eventsUrl: eventsUrl(sandbox, invokeId) };
 }

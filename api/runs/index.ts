@@ -1,3 +1,3 @@
 export { runRoutes } from './routes.ts';
-export { runOperations } from './openapi.ts';
+export { runOperations } from './operations.ts';
 export { answerDetached, detachRequested, eventsUrl, type DetachedCall } from './detach.ts';

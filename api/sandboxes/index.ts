@@ -10,3 +10,4 @@ export {
   requireNamespace,
   recordActivity,
 } from './access.ts';
+export { onOwnedSandbox, requireRunning, type OnSandbox } from './scope.ts';

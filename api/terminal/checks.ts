@@ -1,6 +1,5 @@
 import type { Context } from 'hono';
-import type { Sandbox } from '../../core/index.ts';
-import { HttpError, badRequest } from '../errors/index.ts';
+import { badRequest } from '../errors/index.ts';
 
 /** The query parameters the terminal's upgrade takes; any other is a 400. */
 const KNOWN = new Set(['cols', 'rows', 'command', 'ticket', 'namespace']);
@@ -29,17 +28,6 @@ export function terminalQuery(c: Context): TerminalQuery {
   if (command !== undefined && (command.length === 0 || command.length > 8192 || command.includes('\0')))
     throw badRequest('command must be 1 to 8192 characters without NUL', { field: 'command' });
   return { cols: size('cols', 80), rows: size('rows', 24), ...(command ? { command } : {}) };
-}
-
-export function requireRunning(sandbox: Sandbox): void {
-  const phase = sandbox.status?.phase ?? 'Pending';
-  if (phase !== 'Running')
-    throw new HttpError(
-      409,
-      'not_running',
-      `sandbox ${sandbox.metadata.name} is ${phase}; a terminal needs it Running`,
-      { extra: { phase } },
-    );
 }
 
 /** A `{"type":"resize","cols":N,"rows":M}` control message, or why it is not one. */

@@ -1,9 +1,11 @@
 import { Hono } from 'hono';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
-import { requireRunning, terminalQuery } from './checks.ts';
+import { route } from '../openapi/index.ts';
+import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { issueTicket } from '../tickets/index.ts';
+import { terminalQuery } from './checks.ts';
+import { createTerminalTicket, openTerminal, terminalOperations } from './operations.ts';
 
 /** How long a terminal ticket may wait for its WebSocket upgrade. */
 export const TICKET_TTL_MS = 30_000;
@@ -13,19 +15,22 @@ export const TICKET_TTL_MS = 30_000;
  * and a plain GET of the terminal, which only says to upgrade (the upgrade itself is served
  * by `terminalUpgrade` on the server's `upgrade` event).
  */
-export function terminalRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function terminalRoutes(deps: ApiDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, terminalOperations);
 
-  app.post('/:id/terminal/ticket', async (c) => {
-    const sandbox = await ownedSandbox(c, deps);
-    requireRunning(sandbox);
+  route(app, createTerminalTicket, async (c, _, reply) => {
+    const sandbox = c.var.sandbox;
+    requireRunning(sandbox, 'a terminal');
     // Never logged: the request log has method, path and status only.
-    return c.json(await issueTicket(deps, 'terminal', c.var.caller, sandbox, { ttlMs: TICKET_TTL_MS }));
+    return reply.json(
+      200,
+      await issueTicket(deps, 'terminal', c.var.caller, sandbox, { ttlMs: TICKET_TTL_MS }),
+    );
   });
 
-  app.get('/:id/terminal', async (c) => {
-    const sandbox = await ownedSandbox(c, deps);
-    requireRunning(sandbox);
+  route(app, openTerminal, (c) => {
+    requireRunning(c.var.sandbox, 'a terminal');
     terminalQuery(c);
     throw new HttpError(426, 'upgrade_required', 'the terminal is a WebSocket: send Upgrade: websocket', {
       headers: { upgrade: 'websocket', connection: 'Upgrade' },

@@ -3,14 +3,14 @@ import type { Duplex } from 'node:stream';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { WebSocketServer } from 'ws';
 import { authenticate } from '../auth/index.ts';
-import { sandboxdOf, templateOf } from '../agent/checks.ts';
+import { sandboxdOf, templateOf } from '../agent/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, errorHandler } from '../errors/index.ts';
 import { sameOrigin } from '../origin/index.ts';
-import { ownedSandbox, requestNamespace } from '../sandboxes/index.ts';
+import { ownedSandbox, requestNamespace, requireRunning } from '../sandboxes/index.ts';
 import { namespaceQuery, pathParams } from '../validation/index.ts';
 import { RETRY_AFTER_SECONDS } from '../../core/index.ts';
-import { requireRunning, terminalQuery } from './checks.ts';
+import { terminalQuery } from './checks.ts';
 import { TerminalMetrics } from './metrics.ts';
 import { runSession, type SessionContext } from './session.ts';
 import { invalidTicket, verifyTicket, type Ticket } from '../tickets/index.ts';
@@ -48,7 +48,7 @@ export function terminalUpgrade(deps: ApiDeps): {
   check.use('/api/v1/sandboxes/:id/*', pathParams('id'));
   check.get('/api/v1/sandboxes/:id/terminal', async (c) => {
     const sandbox = await ownedSandbox(c, deps);
-    requireRunning(sandbox);
+    requireRunning(sandbox, 'a terminal');
     const query = terminalQuery(c);
     const ticket = c.get('ticket');
     const template = templateOf(sandbox);

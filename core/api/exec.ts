@@ -70,9 +70,6 @@ export const ExecCancelRequest = z
   .strict()
   .meta({ id: 'ExecCancelRequest' });
 
-/** The query of exec's cancel: nothing but the namespace (anything else is a 400). */
-export const ExecQuery = z.object({ namespace: NamespaceName.optional() }).strict();
-
 /** The query of exec: the namespace, and `detach` (which needs the body's `timeout`). */
 export const ExecStartQuery = z.object({ namespace: NamespaceName.optional(), detach: DetachParam }).strict();
 

@@ -5,6 +5,8 @@ export * from './secrets.ts';
 export * from './exec.ts';
 export * from './runs.ts';
 export * from './usage.ts';
+export * from './files.ts';
+export * from './terminal.ts';
 export * from './responses.ts';
 export * from './preview.ts';
 export * from './discovery.ts';

@@ -980,6 +980,54 @@ export interface components {
             /** @description With `?history=S`: the samples of the last S seconds */
             history?: components["schemas"]["UsageSample"][];
         };
+        FileEntry: {
+            name: string;
+            path: string;
+            size: number;
+            isDir: boolean;
+            /** @enum {string} */
+            type: "file" | "dir" | "symlink";
+            /** @description Type and permission bits as `ls -l` writes them: `-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`; setuid, setgid and sticky as `s`/`S` and `t`/`T` in the execute slots */
+            mode: string;
+            /** @description Seconds since the epoch */
+            modifiedAt: number;
+        };
+        FileListing: {
+            path: string;
+            entries: components["schemas"]["FileEntry"][];
+        };
+        FileWritten: {
+            path: string;
+            size: number;
+            sha256: string;
+        };
+        FilePath: {
+            path: string;
+        };
+        FileOperation: {
+            /** @constant */
+            op: "mkdir";
+        } | {
+            /** @constant */
+            op: "move";
+            /** @description An absolute path inside /workspace */
+            to: string;
+        };
+        ArchiveExtracted: {
+            /** @description Files and links written */
+            files: number;
+            /** @description Bytes of the files written */
+            bytes: number;
+        };
+        TerminalTicket: {
+            /** @description Opaque; valid once, for this caller and this sandbox */
+            ticket: string;
+            /**
+             * Format: date-time
+             * @description 30 seconds after it was issued
+             */
+            expiresAt: string;
+        };
         Sandbox: {
             /** @description The sandbox’s id in API paths: its name */
             sandboxId: string;
@@ -1405,54 +1453,6 @@ export interface components {
         };
         CancelRequest: {
             invokeId: string;
-        };
-        FileEntry: {
-            name: string;
-            path: string;
-            size: number;
-            isDir: boolean;
-            /** @enum {string} */
-            type: "file" | "dir" | "symlink";
-            /** @description Type and permission bits as `ls -l` writes them: `-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`; setuid, setgid and sticky as `s`/`S` and `t`/`T` in the execute slots */
-            mode: string;
-            /** @description Seconds since the epoch */
-            modifiedAt: number;
-        };
-        FileListing: {
-            path: string;
-            entries: components["schemas"]["FileEntry"][];
-        };
-        FileWritten: {
-            path: string;
-            size: number;
-            sha256: string;
-        };
-        FilePath: {
-            path: string;
-        };
-        FileOperation: {
-            /** @constant */
-            op: "mkdir";
-        } | {
-            /** @constant */
-            op: "move";
-            /** @description An absolute path inside /workspace */
-            to: string;
-        };
-        ArchiveExtracted: {
-            /** @description Files and links written */
-            files: number;
-            /** @description Bytes of the files written */
-            bytes: number;
-        };
-        TerminalTicket: {
-            /** @description Opaque; valid once, for this caller and this sandbox */
-            ticket: string;
-            /**
-             * Format: date-time
-             * @description 30 seconds after it was issued
-             */
-            expiresAt: string;
         };
     };
     responses: never;

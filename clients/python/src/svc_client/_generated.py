@@ -690,6 +690,82 @@ class SandboxUsage(Model):
 
 
 @dataclass(frozen=True)
+class FileEntry(Model):
+    name: str
+    path: str
+    size: int
+    is_dir: bool
+    type: Literal["file", "dir", "symlink"]
+    mode: str
+    """
+    Type and permission bits as `ls -l` writes them: `-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`; setuid, setgid and sticky as `s`/`S` and `t`/`T` in the execute slots
+    """
+    modified_at: int
+    """
+    Seconds since the epoch
+    """
+
+
+@dataclass(frozen=True)
+class FileListing(Model):
+    path: str
+    entries: list[FileEntry]
+
+
+@dataclass(frozen=True)
+class FileWritten(Model):
+    path: str
+    size: int
+    sha256: str
+
+
+@dataclass(frozen=True)
+class FilePath(Model):
+    path: str
+
+
+@dataclass(frozen=True)
+class FileOperation1(Model):
+    op: Literal["mkdir"]
+
+
+@dataclass(frozen=True)
+class FileOperation2(Model):
+    op: Literal["move"]
+    to: str
+    """
+    An absolute path inside /workspace
+    """
+
+
+FileOperation: TypeAlias = FileOperation1 | FileOperation2
+
+
+@dataclass(frozen=True)
+class ArchiveExtracted(Model):
+    files: int
+    """
+    Files and links written
+    """
+    bytes: int
+    """
+    Bytes of the files written
+    """
+
+
+@dataclass(frozen=True)
+class TerminalTicket(Model):
+    ticket: str
+    """
+    Opaque; valid once, for this caller and this sandbox
+    """
+    expires_at: str
+    """
+    30 seconds after it was issued
+    """
+
+
+@dataclass(frozen=True)
 class Metadata(Model):
     name: str
     namespace: str
@@ -1231,79 +1307,3 @@ class ConfigureResult(Model):
 @dataclass(frozen=True)
 class CancelRequest(Model):
     invoke_id: str
-
-
-@dataclass(frozen=True)
-class FileEntry(Model):
-    name: str
-    path: str
-    size: int
-    is_dir: bool
-    type: Literal["file", "dir", "symlink"]
-    mode: str
-    """
-    Type and permission bits as `ls -l` writes them: `-rw-r--r--`, `drwxr-xr-x`, `lrwxrwxrwx`; setuid, setgid and sticky as `s`/`S` and `t`/`T` in the execute slots
-    """
-    modified_at: int
-    """
-    Seconds since the epoch
-    """
-
-
-@dataclass(frozen=True)
-class FileListing(Model):
-    path: str
-    entries: list[FileEntry]
-
-
-@dataclass(frozen=True)
-class FileWritten(Model):
-    path: str
-    size: int
-    sha256: str
-
-
-@dataclass(frozen=True)
-class FilePath(Model):
-    path: str
-
-
-@dataclass(frozen=True)
-class FileOperation1(Model):
-    op: Literal["mkdir"]
-
-
-@dataclass(frozen=True)
-class FileOperation2(Model):
-    op: Literal["move"]
-    to: str
-    """
-    An absolute path inside /workspace
-    """
-
-
-FileOperation: TypeAlias = FileOperation1 | FileOperation2
-
-
-@dataclass(frozen=True)
-class ArchiveExtracted(Model):
-    files: int
-    """
-    Files and links written
-    """
-    bytes: int
-    """
-    Bytes of the files written
-    """
-
-
-@dataclass(frozen=True)
-class TerminalTicket(Model):
-    ticket: str
-    """
-    Opaque; valid once, for this caller and this sandbox
-    """
-    expires_at: str
-    """
-    30 seconds after it was issued
-    """

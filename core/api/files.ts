@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { NamespaceQuery } from '../../core/index.ts';
+import { NamespaceQuery } from './params.ts';
 
 /**
- * A path inside the sandbox, absolute (`/workspace/…`). Whether it is inside the workspace
- * is the route's to say (400 `path_outside_workspace`), not a schema's.
+ * The file and archive endpoints' requests and answers. A path is absolute (`/workspace/…`);
+ * whether it is inside the workspace is the route's to say (400 `path_outside_workspace`),
+ * not a schema's.
  */
 const AbsolutePath = z.string().min(1).max(4096).meta({ description: 'An absolute path inside /workspace' });
 
