@@ -7,7 +7,7 @@ SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
 	test test-unit test-go test-python python-client test-fuzz test-integration test-e2e dev sandboxd-binary image-check helm kustomize \
-	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale bench-tti cli-binary bench-cli
+	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale bench-tti bench-egress cli-binary bench-cli
 
 help:
 	@echo "make dev    run the whole service on this machine (prints the URL and API keys;"
@@ -239,6 +239,13 @@ else
 bench-peer: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/peer.ts
 endif
+
+# Through the egress gateway against direct, on a real cluster of this machine (bench/egress.ts:
+# SVC_E2E_STATE names a running one, else one is brought up and taken down): one JSON line.
+bench-egress: deps kube helm sandboxd-binary console
+	@bash hack/cluster/deps.sh
+	@bash hack/cluster/build.sh >/dev/null
+	$(NODE) bench/egress.ts
 
 # Time to first output through the API (bench/tti.ts): devnode, and with CLUSTER=real a real
 # cluster beside it (brought up with NODES=1 and taken down; SVC_E2E_STATE=STATE uses a running one, as for the e2e tier).

@@ -54,3 +54,27 @@ export const listenAddress = z
       ? { host: '127.0.0.1', port: Number(v) }
       : { host: v.slice(0, i) || '0.0.0.0', port: Number(v.slice(i + 1)) };
   });
+
+/**
+ * `--sandbox-namespaces`: namespace names, comma-separated, the chart's `sandboxNamespaces`
+ * (where a component is granted what it watches). Unset or `*`: undefined, every namespace,
+ * which needs cluster-wide rights.
+ */
+export const sandboxNamespaces = z
+  .string()
+  .optional()
+  .transform((s) =>
+    s === undefined || s.trim() === '*'
+      ? undefined
+      : s
+          .split(',')
+          .map((p) => p.trim())
+          .filter(Boolean),
+  )
+  .pipe(
+    z
+      .array(
+        z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/, 'must be namespace names, comma-separated, or *'),
+      )
+      .optional(),
+  );

@@ -3,11 +3,17 @@ import { pino } from 'pino';
 import { z } from 'zod';
 import { EgressMetrics, startEgress } from '../egress/index.ts';
 import { serveMetrics } from '../telemetry/index.ts';
-import { listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
+import { listenAddress, loadKubeConfig, parseConfig, rawConfig, sandboxNamespaces } from './config.ts';
 
 const Config = z.object({
   listen: listenAddress.default({ host: '0.0.0.0', port: 3128 }),
   kubeconfig: z.string().optional(),
+  /**
+   * The namespaces whose sandboxes it serves, comma-separated (the chart's
+   * `sandboxNamespaces`, where it may list Pods and write Events): a watch in each. Unset or
+   * `*`: every namespace, which needs cluster-wide rights.
+   */
+  'sandbox-namespaces': sandboxNamespaces,
   'log-level': z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace']).default('info'),
   /** Where `/metrics` is served over plain HTTP (e.g. `0.0.0.0:8081`); unset: not served. */
   'metrics-listen': listenAddress.optional(),
@@ -25,6 +31,7 @@ export async function main(argv: string[]): Promise<number> {
     kc,
     logger,
     listen: config.listen,
+    ...(config['sandbox-namespaces'] ? { namespaces: config['sandbox-namespaces'] } : {}),
     summaryWindowMs: config['summary-window-seconds'] * 1000,
     metrics,
   });

@@ -5,7 +5,14 @@ import { pino } from 'pino';
 import { z } from 'zod';
 import { DEFAULT_EGRESS, OperatorMetrics, startOperator } from '../operator/index.ts';
 import { createTracing, serveMetrics } from '../telemetry/index.ts';
-import { booleanFlag, listenAddress, loadKubeConfig, parseConfig, rawConfig } from './config.ts';
+import {
+  booleanFlag,
+  listenAddress,
+  loadKubeConfig,
+  parseConfig,
+  rawConfig,
+  sandboxNamespaces,
+} from './config.ts';
 
 /** `a,b` → `['a', 'b']`, blanks dropped. */
 const list = (s: string) =>
@@ -13,7 +20,6 @@ const list = (s: string) =>
     .split(',')
     .map((p) => p.trim())
     .filter(Boolean);
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 /** `k=v,k2=v2` → a label map. */
 const labels = (fallback: string) =>
   z
@@ -29,11 +35,7 @@ const Config = z.object({
    * `sandboxNamespaces`, where it is granted Pods, claims and Secrets): it watches only
    * those. Unset or `*`: every namespace, which needs cluster-wide rights (less safe).
    */
-  'sandbox-namespaces': z
-    .string()
-    .optional()
-    .transform((s) => (s === undefined || s.trim() === '*' ? undefined : list(s)))
-    .pipe(z.array(z.string().regex(NAMESPACE, 'must be namespace names, comma-separated, or *')).optional()),
+  'sandbox-namespaces': sandboxNamespaces,
   identity: z.string().default(process.env.POD_NAME ?? hostname()),
   'sandboxd-image': z.string().default('ghcr.io/svc-dev/svc:latest'),
   'sandboxd-path': z.string().default('/usr/local/bin/sandboxd'),

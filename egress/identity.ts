@@ -8,16 +8,17 @@ import {
 } from '@kubernetes/client-node';
 import type { Logger } from 'pino';
 import { GROUP, Labels, VERSION, type Sandbox, type SandboxTemplateSpec } from '../core/index.ts';
-import { Informer } from '../kube/index.ts';
+import { Informer, scopesOf } from '../kube/index.ts';
 import type { Asker } from './decide.ts';
 
 type Template = KubernetesObject & { spec?: SandboxTemplateSpec };
 
 /**
  * Who is asking, by source address: sandbox Pods (by their `svc.io/sandbox` label) indexed
- * by Pod IP, their Sandboxes and both template kinds, each one list+watch over the cluster.
- * A client cannot name its sandbox; its address does, so one sandbox cannot borrow
- * another's list.
+ * by Pod IP, their Sandboxes and both template kinds. `namespaces` limits the namespaced
+ * kinds to a watch in each (the chart's sandboxNamespaces, where the gateway is granted Pods
+ * and Events); unset: one watch over the cluster each. A client cannot name its sandbox; its
+ * address does, so one sandbox cannot borrow another's list.
  */
 export class Identities {
   readonly #pods: Informer<V1Pod>;
@@ -25,7 +26,7 @@ export class Identities {
   readonly #templates: Informer<Template>;
   readonly #clusterTemplates: Informer<Template>;
 
-  constructor(kc: KubeConfig, logger: Logger) {
+  constructor(kc: KubeConfig, logger: Logger, namespaces?: readonly string[]) {
     const core = kc.makeApiClient(CoreV1Api);
     const custom = kc.makeApiClient(CustomObjectsApi);
     const labelSelector = Labels.sandbox;
@@ -34,24 +35,42 @@ export class Identities {
       logger,
       labelSelector,
       indexes: { ip: (pod) => (pod.status?.podIP ? [pod.status.podIP] : []) },
-      path: '/api/v1/pods',
-      list: () => core.listPodForAllNamespaces({ labelSelector }),
+      scopes: scopesOf(
+        namespaces,
+        (ns) => (ns ? `/api/v1/namespaces/${ns}/pods` : '/api/v1/pods'),
+        (ns) =>
+          ns
+            ? core.listNamespacedPod({ namespace: ns, labelSelector })
+            : core.listPodForAllNamespaces({ labelSelector }),
+      ),
     });
-    const ours = <T extends KubernetesObject>(plural: string) =>
-      new Informer<T>({
+    const ours = <T extends KubernetesObject>(plural: string, namespaced: boolean) => {
+      const base = `/apis/${GROUP}/${VERSION}`;
+      return new Informer<T>({
         kc,
         logger,
-        path: `/apis/${GROUP}/${VERSION}/${plural}`,
-        list: async () =>
-          (await custom.listClusterCustomObject({
-            group: GROUP,
-            version: VERSION,
-            plural,
-          })) as KubernetesListObject<KubernetesObject>,
+        scopes: scopesOf(
+          namespaced ? namespaces : undefined,
+          (ns) => (ns ? `${base}/namespaces/${ns}/${plural}` : `${base}/${plural}`),
+          async (ns) =>
+            (ns
+              ? await custom.listNamespacedCustomObject({
+                  group: GROUP,
+                  version: VERSION,
+                  namespace: ns,
+                  plural,
+                })
+              : await custom.listClusterCustomObject({
+                  group: GROUP,
+                  version: VERSION,
+                  plural,
+                })) as KubernetesListObject<KubernetesObject>,
+        ),
       });
-    this.#sandboxes = ours('sandboxes');
-    this.#templates = ours('sandboxtemplates');
-    this.#clusterTemplates = ours('clustersandboxtemplates');
+    };
+    this.#sandboxes = ours('sandboxes', true);
+    this.#templates = ours('sandboxtemplates', true);
+    this.#clusterTemplates = ours('clustersandboxtemplates', false);
   }
 
   async start(): Promise<void> {

@@ -19,6 +19,8 @@ export interface EgressOptions {
   kc: KubeConfig;
   logger: Logger;
   listen: { host: string; port: number };
+  /** The namespaces whose sandboxes it serves (a watch in each); unset: every namespace. */
+  namespaces?: readonly string[];
   /** Like connections after a first one are summed over this long (see `EgressTrail`). */
   summaryWindowMs: number;
   metrics: EgressMetrics;
@@ -26,7 +28,7 @@ export interface EgressOptions {
 
 /** The gateway as `svc egress` runs it: identities from informers, every decision audited and counted. */
 export async function startEgress(opts: EgressOptions): Promise<Gateway> {
-  const identities = new Identities(opts.kc, opts.logger);
+  const identities = new Identities(opts.kc, opts.logger, opts.namespaces);
   await identities.start();
   const audit = new EgressAudit(opts.kc, opts.logger);
   const trail = new EgressTrail({

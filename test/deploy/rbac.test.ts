@@ -4,12 +4,14 @@
 // and the API's account reads no Secret beyond its two and those of the sandbox namespace
 // the chart lists in sandboxNamespaces (for credentials).
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import {
   AdmissionregistrationV1Api,
   CoreV1Api,
+  CustomObjectsApi,
   KubeConfig,
   NetworkingV1Api,
   KubernetesObjectApi,
@@ -56,6 +58,7 @@ let keys: { admin: string; alice: string; bob: string };
 let apiKc: KubeConfig;
 let operatorKc: KubeConfig;
 let webhookKc: KubeConfig;
+let egress: { path: string; kc: KubeConfig };
 /** Admin endpoints need an admin group from OIDC (or devAuth, which the test must not use). */
 const issuer = new OidcIssuer();
 let adminBearer = '';
@@ -108,11 +111,11 @@ beforeAll(async () => {
     ['ServiceAccount', 'Role', 'RoleBinding', 'ClusterRole', 'ClusterRoleBinding'].includes(o.kind),
   ) as KubernetesObject[];
   expect(rbac.map((o) => o.kind).sort()).toEqual([
-    ...Array<string>(5).fill('ClusterRole'),
-    ...Array<string>(3).fill('ClusterRoleBinding'),
+    ...Array<string>(7).fill('ClusterRole'),
+    ...Array<string>(4).fill('ClusterRoleBinding'),
     ...Array<string>(3).fill('Role'),
-    ...Array<string>(5).fill('RoleBinding'),
-    ...Array<string>(3).fill('ServiceAccount'),
+    ...Array<string>(6).fill('RoleBinding'),
+    ...Array<string>(4).fill('ServiceAccount'),
   ]);
   const objects = KubernetesObjectApi.makeApiClient(system.kc);
   for (const o of rbac) {
@@ -124,6 +127,7 @@ beforeAll(async () => {
   const operator = await serviceAccountKubeconfig(`${fullname}-operator`);
   const api = await serviceAccountKubeconfig(`${fullname}-api`);
   const webhook = await serviceAccountKubeconfig(`${fullname}-webhook`);
+  egress = await serviceAccountKubeconfig(`${fullname}-egress`);
   apiKc = api.kc;
   operatorKc = operator.kc;
   webhookKc = webhook.kc;
@@ -539,6 +543,96 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
       await status(core.readNamespacedSecret({ name: 'svc-sandboxd-key', namespace: system.name })),
     ).toBe(200);
     expect(await status(core.listNamespacedSecret({ namespace: system.name }))).toBe(403);
+  });
+
+  test('the egress gateway runs as its ServiceAccount: it watches the sandbox namespace, writes Events there only, and reads no Secret', async () => {
+    const gateway = svc('egress', [
+      'egress',
+      ...['--kubeconfig', egress.path, '--sandbox-namespaces', ns.name],
+      ...['--listen', '127.0.0.1:0', '--log-level', 'debug'],
+    ]);
+    // Listening means every informer listed (and watches): what it reads, it may read.
+    const port = await new Promise<number>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('svc egress did not start within 60 s')), 60_000);
+      createInterface({ input: gateway.child.stdout! }).on('line', (line) => {
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg === 'svc egress listening') {
+          clearTimeout(timer);
+          resolve(entry.port!);
+        }
+      });
+    });
+    // No sandbox Pod has 127.0.0.1: refused, as any source that is no sandbox.
+    const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request({ host: '127.0.0.1', port, path: 'http://api.example.com/' }, (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(refused).toEqual({
+      status: 403,
+      body: 'svc egress: api.example.com is not allowed for 127.0.0.1: no sandbox has that address\n',
+    });
+    const core = egress.kc.makeApiClient(CoreV1Api);
+    const custom = egress.kc.makeApiClient(CustomObjectsApi);
+    const event = (namespace: string) =>
+      core.createNamespacedEvent({
+        namespace,
+        body: {
+          metadata: { generateName: 'egress-rbac.', namespace },
+          involvedObject: { kind: 'Sandbox', name: 'x', namespace },
+          reason: 'EgressDenied',
+          message: 'rbac test',
+        },
+      });
+    const sandboxes = (namespace: string) =>
+      custom.listNamespacedCustomObject({
+        group: 'svc.io',
+        version: 'v1alpha1',
+        namespace,
+        plural: 'sandboxes',
+      });
+    // In the sandbox namespace: what identifies a sandbox, and the audit Event.
+    expect(
+      await status(core.listNamespacedPod({ namespace: ns.name, labelSelector: 'svc.io/sandbox' })),
+    ).toBe(200);
+    expect(await status(sandboxes(ns.name))).toBe(200);
+    expect(await status(event(ns.name))).toBe(200);
+    expect(
+      await status(
+        custom.listClusterCustomObject({
+          group: 'svc.io',
+          version: 'v1alpha1',
+          plural: 'clustersandboxtemplates',
+        }),
+      ),
+    ).toBe(200);
+    // Nothing else: no Pod or Sandbox elsewhere, no write but Events, no Secret anywhere.
+    expect(await status(core.listNamespacedPod({ namespace: outside.name }))).toBe(403);
+    expect(await status(core.listPodForAllNamespaces({ labelSelector: 'svc.io/sandbox' }))).toBe(403);
+    expect(await status(core.readNamespacedPod({ name: 'any', namespace: ns.name }))).toBe(403);
+    expect(await status(sandboxes(outside.name))).toBe(403);
+    expect(await status(event(outside.name))).toBe(403);
+    expect(await status(event(system.name))).toBe(403);
+    expect(await status(core.listNamespacedSecret({ namespace: ns.name }))).toBe(403);
+    expect(
+      await status(core.readNamespacedSecret({ name: 'svc-sandboxd-key', namespace: system.name })),
+    ).toBe(403);
+    expect(
+      await status(
+        custom.createNamespacedCustomObject({
+          group: 'svc.io',
+          version: 'v1alpha1',
+          namespace: ns.name,
+          plural: 'sandboxes',
+          body: { apiVersion: 'svc.io/v1alpha1', kind: 'Sandbox', metadata: { name: 'from-egress' } },
+        }),
+      ),
+    ).toBe(403);
   });
 
   test('the API and the webhook write ConfigMaps only in the service namespace', async () => {

@@ -44,6 +44,9 @@ const ALL_ON = [
   'api.replicas=3',
   'api.terminationGracePeriodSeconds=120',
   'api.limits.perUserConcurrency=16',
+  'egress.replicas=3',
+  'egress.port=3129',
+  'egress.summaryWindowSeconds=30',
 ];
 
 let helm = '';
@@ -212,6 +215,130 @@ describe('Helm chart config/helm/svc', () => {
     for (const o of certs.objects) {
       expect(rendered(o.kind, o.metadata!.name!)).toEqual(strip(o.toJSON() as object));
     }
+  });
+});
+
+type Rendered = {
+  kind: string;
+  rules?: unknown[];
+  metadata: { name: string; namespace?: string };
+  spec?: Record<string, unknown> & {
+    replicas?: number;
+    template?: {
+      spec: {
+        serviceAccountName?: string;
+        containers: { args: string[]; ports?: { name: string; containerPort: number }[] }[];
+      };
+    };
+  };
+};
+
+describe('the egress gateway (egress.*)', () => {
+  const render = (set: string[]) =>
+    parseManifests(
+      renderChart(helm, { set: ['sandboxNamespaces={team-a,team-b}', ...set] }),
+    ) as unknown as Rendered[];
+  const find = (objects: Rendered[], kind: string, name: string) =>
+    objects.find((o) => o.kind === kind && o.metadata.name === name);
+  const names = (objects: Rendered[]) =>
+    objects
+      .filter((o) => /egress/.test(o.metadata.name))
+      .map((o) => `${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`)
+      .sort();
+
+  it('is a Deployment of its own (2 replicas of `svc egress` as its own ServiceAccount), a Service, a PodDisruptionBudget and a NetworkPolicy; the operator points sandboxes at it', () => {
+    const objects = render([]);
+    expect(names(objects)).toEqual([
+      'ClusterRole//svc-egress',
+      'ClusterRole//svc-egress-sandboxes',
+      'ClusterRoleBinding//svc-egress',
+      'Deployment/svc-system/svc-egress',
+      'NetworkPolicy/svc-system/svc-egress',
+      'PodDisruptionBudget/svc-system/svc-egress',
+      'RoleBinding/team-a/svc-egress-sandboxes',
+      'RoleBinding/team-b/svc-egress-sandboxes',
+      'Service/svc-system/svc-egress',
+      'ServiceAccount/svc-system/svc-egress',
+    ]);
+    const gateway = find(objects, 'Deployment', 'svc-egress')!.spec!;
+    expect(gateway.replicas).toBe(2);
+    expect(gateway.template!.spec.serviceAccountName).toBe('svc-egress');
+    expect(gateway.template!.spec.containers[0]!.args).toEqual([
+      'egress',
+      '--log-level=info',
+      '--listen=0.0.0.0:3128',
+      '--metrics-listen=0.0.0.0:8081',
+      '--summary-window-seconds=60',
+      '--sandbox-namespaces=team-a,team-b',
+    ]);
+    expect(gateway.template!.spec.containers[0]!.ports).toEqual([
+      { name: 'proxy', containerPort: 3128 },
+      { name: 'metrics', containerPort: 8081 },
+    ]);
+    expect(find(objects, 'Service', 'svc-egress')!.spec!.ports).toEqual([
+      { name: 'proxy', port: 3128, targetPort: 'proxy' },
+    ]);
+    expect(find(objects, 'NetworkPolicy', 'svc-egress')!.spec!.ingress).toEqual([
+      {
+        from: [
+          {
+            namespaceSelector: { matchLabels: { 'svc.io/sandboxes': 'enabled' } },
+            podSelector: { matchExpressions: [{ key: 'svc.io/sandbox', operator: 'Exists' }] },
+          },
+        ],
+        ports: [{ port: 3128, protocol: 'TCP' }],
+      },
+      { ports: [{ port: 8081, protocol: 'TCP' }] },
+    ]);
+    const operator = find(objects, 'Deployment', 'svc-operator')!.spec!.template!.spec.containers[0]!.args;
+    expect(operator.filter((a) => a.startsWith('--networking.egressGateway.'))).toEqual([
+      '--networking.egressGateway.url=http://svc-egress.svc-system.svc:3128',
+      '--networking.egressGateway.port=3128',
+      '--networking.egressGateway.podLabels=app.kubernetes.io/name=svc,app.kubernetes.io/instance=svc,app.kubernetes.io/component=egress',
+    ]);
+  });
+
+  it('its RBAC: ClusterSandboxTemplates cluster-wide; Pods, Sandboxes, SandboxTemplates and Event creates only where a RoleBinding grants them', () => {
+    const objects = render([]);
+    expect(find(objects, 'ClusterRole', 'svc-egress')!.rules).toEqual([
+      { apiGroups: ['svc.io'], resources: ['clustersandboxtemplates'], verbs: ['list', 'watch'] },
+    ]);
+    expect(find(objects, 'ClusterRole', 'svc-egress-sandboxes')!.rules).toEqual([
+      { apiGroups: [''], resources: ['pods'], verbs: ['list', 'watch'] },
+      { apiGroups: ['svc.io'], resources: ['sandboxes', 'sandboxtemplates'], verbs: ['list', 'watch'] },
+      { apiGroups: [''], resources: ['events'], verbs: ['create'] },
+    ]);
+  });
+
+  it('egress.port and egress.replicas reach the gateway, its Service and the operator', () => {
+    const objects = render(['egress.port=8888', 'egress.replicas=3', 'egress.summaryWindowSeconds=5']);
+    const gateway = find(objects, 'Deployment', 'svc-egress')!.spec!;
+    expect(gateway.replicas).toBe(3);
+    expect(gateway.template!.spec.containers[0]!.args).toEqual(
+      expect.arrayContaining(['--listen=0.0.0.0:8888', '--summary-window-seconds=5']),
+    );
+    expect(find(objects, 'Service', 'svc-egress')!.spec!.ports).toEqual([
+      { name: 'proxy', port: 8888, targetPort: 'proxy' },
+    ]);
+    const operator = find(objects, 'Deployment', 'svc-operator')!.spec!.template!.spec.containers[0]!.args;
+    expect(operator).toEqual(
+      expect.arrayContaining([
+        '--networking.egressGateway.url=http://svc-egress.svc-system.svc:8888',
+        '--networking.egressGateway.port=8888',
+      ]),
+    );
+  });
+
+  it('egress.enabled=false: no gateway object, and the operator has no gateway (allowlist sandboxes reach DNS only)', () => {
+    const objects = render(['egress.enabled=false']);
+    expect(names(objects)).toEqual([]);
+    const operator = find(objects, 'Deployment', 'svc-operator')!.spec!.template!.spec.containers[0]!.args;
+    expect(operator.filter((a) => a.includes('egressGateway'))).toEqual([]);
+  });
+
+  it('a mistyped egress value fails, naming it', () => {
+    expect(renderError(['egress.port=70000'])).toMatch(/at '\/egress\/port'/);
+    expect(renderError(['egress.enabled=maybe'])).toMatch(/at '\/egress\/enabled': got string, want boolean/);
   });
 });
 
