@@ -2,7 +2,6 @@ package main
 
 import (
 	"net/http"
-	"net/url"
 	"strconv"
 	"sync"
 	"time"
@@ -24,24 +23,15 @@ type watched struct {
 	lastActive time.Time // when activity was last seen: a request's end, a sample while busy
 }
 
+// newWatched counts s's use, and has s serve /usage and /activity.
 func newWatched(s *server, m *meter) *watched {
-	return &watched{s: s, m: m, lastActive: time.Now()}
+	w := &watched{s: s, m: m, lastActive: time.Now()}
+	s.watch = w
+	return w
 }
 
 func (w *watched) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
-	if r.Method == http.MethodGet && (r.URL.Path == "/usage" || r.URL.Path == "/activity") && r.Header.Get("Upgrade") == "" {
-		if !w.s.authorized(r.Header.Get("Authorization")) {
-			writeJSON(rw, http.StatusUnauthorized, errorBody{"unauthenticated", "a valid bearer token is required"})
-			return
-		}
-		if r.URL.Path == "/usage" {
-			w.serveUsage(rw, r.URL.Query())
-		} else {
-			w.serveActivity(rw, r.URL.Query())
-		}
-		return
-	}
-	if r.Method == http.MethodGet && (r.URL.Path == "/healthz" || r.URL.Path == "/runs") {
+	if monitoring(r) {
 		w.s.ServeHTTP(rw, r)
 		return
 	}
@@ -55,6 +45,20 @@ func (w *watched) ServeHTTP(rw http.ResponseWriter, r *http.Request) {
 		w.mu.Unlock()
 	}()
 	w.s.ServeHTTP(rw, r)
+}
+
+// monitoring is a request that reads how the sandbox fares: no use of it.
+func monitoring(r *http.Request) bool {
+	if r.Method != http.MethodGet {
+		return false
+	}
+	switch r.URL.Path {
+	case "/healthz", "/runs":
+		return true
+	case "/usage", "/activity":
+		return r.Header.Get("Upgrade") == ""
+	}
+	return false
 }
 
 // openRuns counts the runs alive by kind (configure's install runs as "configure").
@@ -155,7 +159,8 @@ func (w *watched) activityNow(cpuThreshold float64, now time.Time) activityRepor
 	return activityReport{Active: len(reasons) > 0, Reasons: reasons, LastActiveAt: last.UTC()}
 }
 
-func (w *watched) serveActivity(rw http.ResponseWriter, q url.Values) {
+func (w *watched) serveActivity(rw http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
 	threshold := 0.0
 	if v := q.Get("cpuThreshold"); v != "" {
 		t, err := strconv.ParseFloat(v, 64)
@@ -193,7 +198,8 @@ type usageReport struct {
 }
 
 // serveUsage answers the current figures; `?history=S` adds the samples of the last S seconds.
-func (w *watched) serveUsage(rw http.ResponseWriter, q url.Values) {
+func (w *watched) serveUsage(rw http.ResponseWriter, r *http.Request) {
+	q := r.URL.Query()
 	now := time.Now()
 	s := w.m.latest()
 	var u usageReport

@@ -8,10 +8,10 @@ import (
 	"io"
 	"math"
 	"net/http"
-	"net/url"
-	"regexp"
+	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -28,89 +28,201 @@ type server struct {
 	logs       *logRing         // the template process's recent output
 	terminals  *terminals
 	tokens     *tokenGate // the token PUT /token replaces (authorized reads it)
-}
+	watch      *watched   // serves /usage and /activity; nil: neither is served
 
-var (
-	cancelPath = regexp.MustCompile(`^/runs/([^/]+)/cancel$`)
-	eventsPath = regexp.MustCompile(`^/runs/([^/]+)/events$`)
-)
+	once     sync.Once
+	plain    *http.ServeMux // requests without an Upgrade header
+	upgrades *http.ServeMux // requests to take the connection over
+}
 
 type errorBody struct {
 	Error   string `json:"error"`
 	Message string `json:"message"`
 }
 
-// ServeHTTP is sandboxd's whole HTTP surface. A handful of branches on purpose, not a
-// router: every invoke goes through here.
+// ServeHTTP is sandboxd's whole HTTP surface: a request that asks to take the connection
+// over (a run's stream, a terminal, a tunnel) is routed apart from the others, since every
+// refusal of one is a bare 401 on the connection.
 func (s *server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	uri := r.RequestURI
+	s.once.Do(func() { s.plain, s.upgrades = s.routes(), s.upgradeRoutes() })
+	mux, miss := s.plain, s.authed(s.noRoute)
 	if r.Header.Get("Upgrade") != "" {
-		if r.Method == http.MethodPost && uri == "/runs" && equalFold(r.Header.Get("Upgrade"), runUpgrade) && s.authorized(r.Header.Get("Authorization")) {
-			s.startRun(w, r)
-			return
-		}
-		if s.terminals != nil && r.URL.Path == "/terminal" && equalFold(r.Header.Get("Upgrade"), "svc-terminal") && s.authorized(r.Header.Get("Authorization")) {
-			s.terminals.openTerminal(w, r)
-			return
-		}
-		port := tunnelPort(uri)
-		if !s.authorized(r.Header.Get("Authorization")) || port == 0 || !equalFold(r.Header.Get("Upgrade"), "tcp") {
-			if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
-				_, _ = io.WriteString(conn, "HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n")
-				conn.Close()
-			}
-			return
-		}
-		openTunnel(w, port)
+		mux, miss = s.upgrades, refuseUnauthorized
+	}
+	// ServeMux would redirect a path it cleans (`//runs`, `/a/../runs`); sandboxd never did.
+	if p := r.URL.EscapedPath(); !strings.HasPrefix(p, "/") || cleanPath(p) != p {
+		miss(w, r)
 		return
 	}
-	if r.Method == http.MethodGet && uri == "/healthz" {
-		s.health(w)
-		return
+	mux.ServeHTTP(w, r)
+}
+
+// routes are the endpoints of requests that keep to HTTP. Every one but /healthz needs the
+// bearer token; an unknown route is 404 "no route", after the token.
+func (s *server) routes() *http.ServeMux {
+	mux := http.NewServeMux()
+	miss := s.authed(s.noRoute)
+	mux.HandleFunc("/", miss)
+	on := func(pattern string, form pathForm, h http.HandlerFunc) { handle(mux, pattern, form, h, miss) }
+	on("GET /healthz", asSent|bare, s.health)
+	on("POST /runs", asSent|bare, s.authed(s.startRun))
+	on("GET /runs", asSent, s.authed(s.listRuns))
+	on("GET /runs/{id}/events", asSent|bare, s.authed(s.attachRun))
+	on("POST /runs/{id}/cancel", asSent|bare, s.authed(s.cancelRun))
+	on("PUT /files", asSent|bare, s.authed(s.putFiles))
+	on("GET /logs", decoded, s.authed(s.serveLogs))
+	on("PUT /limits", asSent|bare, s.authed(s.putLimits))
+	on("/fs", asSent, s.authed(s.serveFS))
+	on("/archive", asSent, s.authed(s.serveArchive))
+	on("PUT /token", asSent|bare, s.authed(s.putToken))
+	if s.watch != nil {
+		on("GET /usage", decoded, s.authed(s.watch.serveUsage))
+		on("GET /activity", decoded, s.authed(s.watch.serveActivity))
 	}
-	if !s.authorized(r.Header.Get("Authorization")) {
-		writeJSON(w, http.StatusUnauthorized, errorBody{"unauthenticated", "a valid bearer token is required"})
-		return
+	return mux
+}
+
+// upgradeRoutes are the endpoints that take the connection over, each only with its own
+// Upgrade token and the bearer token; anything else is refused with a bare 401.
+func (s *server) upgradeRoutes() *http.ServeMux {
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", refuseUnauthorized)
+	on := func(pattern string, form pathForm, h http.HandlerFunc) {
+		handle(mux, pattern, form, h, refuseUnauthorized)
 	}
-	switch {
-	case r.Method == http.MethodPost && uri == "/runs":
-		s.startRun(w, r)
-	case r.Method == http.MethodGet && eventsPath.MatchString(uri):
-		s.attachRun(w, r, decodeSegment(eventsPath.FindStringSubmatch(uri)[1]))
-	case r.Method == http.MethodPost && cancelPath.MatchString(uri):
-		if s.runs.cancel(decodeSegment(cancelPath.FindStringSubmatch(uri)[1])) {
-			writeJSON(w, http.StatusAccepted, map[string]string{"status": "canceling"})
+	on("POST /runs", asSent|bare, s.upgrading(runUpgrade, s.startRun))
+	if s.terminals != nil {
+		on("/terminal", decoded, s.upgrading("svc-terminal", s.terminals.openTerminal))
+	}
+	on("/tunnel/{port}", asSent|bare, s.upgrading("tcp", func(w http.ResponseWriter, r *http.Request) {
+		// The port as sent: ServeMux decodes the segment (`%31` would be port 1).
+		if port := tunnelPort(r.PathValue("port")); port != 0 && r.URL.EscapedPath() == "/tunnel/"+r.PathValue("port") {
+			openTunnel(w, port)
 		} else {
-			writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no such run in flight"})
+			refuseUnauthorized(w, r)
 		}
-	case r.Method == http.MethodGet && uri == "/runs?all=true":
+	}))
+	return mux
+}
+
+// pathForm is how strictly a route holds a request's path to its pattern. ServeMux lets a
+// GET pattern answer HEAD, decodes each segment before it compares it (`/run%73` is `/runs`
+// to it) and takes any query; sandboxd's routes always took only their own method, and most
+// only the path as written (asSent), some no query at all (bare). A request that misses
+// answers as a path no pattern matches.
+type pathForm uint8
+
+const (
+	decoded pathForm = 0
+	asSent  pathForm = 1 << iota
+	bare
+)
+
+func handle(mux *http.ServeMux, pattern string, form pathForm, h, miss http.HandlerFunc) {
+	method, path, ok := strings.Cut(pattern, " ")
+	if !ok {
+		method, path = "", pattern
+	}
+	mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+		uri, _, query := strings.Cut(r.RequestURI, "?")
+		if (method != "" && r.Method != method) || (form&asSent != 0 && !sameSegments(path, uri)) || (form&bare != 0 && query) {
+			miss(w, r)
+			return
+		}
+		h(w, r)
+	})
+}
+
+// sameSegments reports whether the path as sent has the pattern's literal segments, as written.
+func sameSegments(pattern, sent string) bool {
+	want, got := strings.Split(pattern, "/"), strings.Split(sent, "/")
+	if len(want) != len(got) {
+		return false
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(w, "{") && w != got[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// cleanPath is the path ServeMux routes a request by (path.Clean, a trailing slash kept).
+func cleanPath(p string) string {
+	c := path.Clean(p)
+	if strings.HasSuffix(p, "/") && c != "/" {
+		c += "/"
+	}
+	return c
+}
+
+// authed answers 401 to a request without the bearer token.
+func (s *server) authed(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !s.authorized(r.Header.Get("Authorization")) {
+			writeJSON(w, http.StatusUnauthorized, errorBody{"unauthenticated", "a valid bearer token is required"})
+			return
+		}
+		h(w, r)
+	}
+}
+
+// upgrading passes on a request that names token in its Upgrade header and carries the
+// bearer token; it refuses any other with a bare 401.
+func (s *server) upgrading(token string, h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if !equalFold(r.Header.Get("Upgrade"), token) || !s.authorized(r.Header.Get("Authorization")) {
+			refuseUnauthorized(w, r)
+			return
+		}
+		h(w, r)
+	}
+}
+
+func (s *server) noRoute(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no route " + r.Method + " " + r.RequestURI})
+}
+
+// refuseUnauthorized answers a request to take the connection over that sandboxd will not
+// take: a bare 401, and the connection closed.
+func refuseUnauthorized(w http.ResponseWriter, _ *http.Request) {
+	if conn, _, err := http.NewResponseController(w).Hijack(); err == nil {
+		_, _ = io.WriteString(conn, "HTTP/1.1 401 Unauthorized\r\nconnection: close\r\n\r\n")
+		conn.Close()
+	}
+}
+
+// listRuns is `GET /runs`, the runs in flight, or with `?all=true` (and no other query)
+// every run kept, ended ones too.
+func (s *server) listRuns(w http.ResponseWriter, r *http.Request) {
+	switch r.URL.RawQuery {
+	case "":
+		if !strings.Contains(r.RequestURI, "?") {
+			writeJSON(w, http.StatusOK, struct {
+				Items                []runItem `json:"items"`
+				MaxConcurrentInvokes int       `json:"maxConcurrentInvokes"`
+			}{s.runs.list(), s.runs.capOf(kindInvoke)})
+			return
+		}
+	case "all=true":
 		writeJSON(w, http.StatusOK, struct {
 			Items []runRecord `json:"items"`
 		}{s.runs.records()})
-	case r.Method == http.MethodGet && uri == "/runs":
-		writeJSON(w, http.StatusOK, struct {
-			Items                []runItem `json:"items"`
-			MaxConcurrentInvokes int       `json:"maxConcurrentInvokes"`
-		}{s.runs.list(), s.runs.capOf(kindInvoke)})
-	case r.Method == http.MethodPut && uri == "/files":
-		s.putFiles(w, r)
-	case r.Method == http.MethodGet && r.URL.Path == "/logs":
-		s.serveLogs(w, r)
-	case r.Method == http.MethodPut && uri == "/limits":
-		s.putLimits(w, r)
-	case uri == "/fs" || strings.HasPrefix(uri, "/fs?"):
-		s.serveFS(w, r)
-	case uri == "/archive" || strings.HasPrefix(uri, "/archive?"):
-		s.serveArchive(w, r)
-	case r.Method == http.MethodPut && uri == "/token":
-		s.putToken(w, r)
-	default:
-		writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no route " + r.Method + " " + uri})
+		return
+	}
+	s.noRoute(w, r)
+}
+
+func (s *server) cancelRun(w http.ResponseWriter, r *http.Request) {
+	if s.runs.cancel(r.PathValue("id")) {
+		writeJSON(w, http.StatusAccepted, map[string]string{"status": "canceling"})
+	} else {
+		writeJSON(w, http.StatusNotFound, errorBody{"not_found", "no such run in flight"})
 	}
 }
 
 // health answers anyone: ok, and how the template's process fares when there is one.
-func (s *server) health(w http.ResponseWriter) {
+func (s *server) health(w http.ResponseWriter, _ *http.Request) {
 	if s.template == nil {
 		writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
 		return
@@ -214,7 +326,8 @@ func refuseRun(w http.ResponseWriter, err error) bool {
 
 // attachRun replays a run's stream so far (all of it, or the events after the request's
 // Last-Event-ID), then follows it to its exit.
-func (s *server) attachRun(w http.ResponseWriter, r *http.Request, runID string) {
+func (s *server) attachRun(w http.ResponseWriter, r *http.Request) {
+	runID := r.PathValue("id")
 	after, ok := lastEventID(r)
 	if !ok {
 		writeJSON(w, http.StatusBadRequest, errorBody{"bad_request", "Last-Event-ID must be an event id: an integer ≥ 0"})
@@ -286,14 +399,6 @@ func writeJSON(w http.ResponseWriter, status int, body any) {
 	w.Header().Set("content-length", strconv.Itoa(len(text)))
 	w.WriteHeader(status)
 	_, _ = io.WriteString(w, text)
-}
-
-// decodeSegment is a path segment decoded; a malformed escape names no run.
-func decodeSegment(seg string) string {
-	if d, err := url.PathUnescape(seg); err == nil {
-		return d
-	}
-	return seg
 }
 
 func equalFold(a, b string) bool {

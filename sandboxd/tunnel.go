@@ -5,20 +5,21 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"regexp"
 	"strconv"
 )
 
-var tunnelPath = regexp.MustCompile(`^/tunnel/(\d{1,5})$`)
-
-// tunnelPort is the port of a `GET /tunnel/{port}` request, or 0.
-func tunnelPort(uri string) int {
-	m := tunnelPath.FindStringSubmatch(uri)
-	if m == nil {
+// tunnelPort is the port of a `/tunnel/{port}` request (1 to 5 digits, as sent), or 0.
+func tunnelPort(segment string) int {
+	if len(segment) < 1 || len(segment) > 5 {
 		return 0
 	}
-	port, _ := strconv.Atoi(m[1])
-	if port < 1 || port > 65535 {
+	for _, c := range segment {
+		if c < '0' || c > '9' {
+			return 0
+		}
+	}
+	port, _ := strconv.Atoi(segment)
+	if port > 65535 {
 		return 0
 	}
 	return port
