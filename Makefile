@@ -144,7 +144,7 @@ dist/console/index.html: node_modules/.stamp $(CONSOLE_SOURCES)
 # sandboxd as one static Go binary, the file sandbox images receive. Reproducible (no cgo,
 # no paths, no VCS stamp, no build id: the same source gives the same bytes) and rebuilt
 # only when its sources change.
-SANDBOXD_SOURCES := $(filter-out %_test.go,$(wildcard sandboxd/*.go)) sandboxd/go.mod $(wildcard sandboxd/go.sum)
+SANDBOXD_SOURCES := $(shell find sandboxd -name '*.go' ! -name '*_test.go') sandboxd/go.mod $(wildcard sandboxd/go.sum)
 sandboxd-binary: dist/sandboxd
 dist/sandboxd: $(SANDBOXD_SOURCES)
 	@mkdir -p dist
