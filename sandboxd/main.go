@@ -9,9 +9,20 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
 	"github.com/svc-dev/svc/sandboxd/internal/activity"
 	"github.com/svc-dev/svc/sandboxd/internal/auth"
 	"github.com/svc-dev/svc/sandboxd/internal/files"
@@ -22,15 +33,6 @@ import (
 	"github.com/svc-dev/svc/sandboxd/internal/runs"
 	"github.com/svc-dev/svc/sandboxd/internal/template"
 	"github.com/svc-dev/svc/sandboxd/internal/terminal"
-	"net"
-	"net/http"
-	"os"
-	"os/signal"
-	"path/filepath"
-	"strconv"
-	"strings"
-	"syscall"
-	"time"
 )
 
 type config struct {
@@ -177,8 +179,9 @@ func main() { os.Exit(serve(os.Args[1:])) }
 
 func serve(args []string) int {
 	// Signals first: as PID 1 a SIGTERM without a handler would be ignored.
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	// The server's base context: it ends at the first of them.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
 	c, err := parseConfig(args, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "sandboxd: %v\n", err)
@@ -220,10 +223,11 @@ func serve(args []string) int {
 	if len(c.command) > 0 {
 		srv.Template = template.Start(c.command, c.workspace, env, reaper, c.grace, output)
 	}
-	meterStop := make(chan struct{})
-	defer close(meterStop)
-	go usage.Run(meterStop)
-	go watched.Watch(meterStop)
+	// The samplers stop when serve returns, after the shutdown.
+	sampling, stopSampling := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopSampling()
+	go usage.Run(sampling)
+	go watched.Watch(sampling)
 	httpServer := &http.Server{Handler: watched.Wrap(srv)}
 	go func() { _ = httpServer.Serve(ln) }()
 	fmt.Fprintf(os.Stderr, "sandboxd listening on %s\n", c.listen)
@@ -232,7 +236,7 @@ func serve(args []string) int {
 			fmt.Fprintf(os.Stderr, "sandboxd: cannot write the ready file: %v\n", err)
 		}
 	}
-	<-stop
+	<-ctx.Done()
 	// Shutdown: stop taking requests, then SIGTERM every child, SIGKILL after the grace.
 	_ = ln.Close()
 	done := make(chan struct{})

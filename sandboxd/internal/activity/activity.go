@@ -3,13 +3,15 @@
 package activity
 
 import (
-	"github.com/svc-dev/svc/sandboxd/internal/runs"
-	"github.com/svc-dev/svc/sandboxd/internal/terminal"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
+	"context"
 	"net/http"
 	"strconv"
 	"sync"
 	"time"
+
+	"github.com/svc-dev/svc/sandboxd/internal/runs"
+	"github.com/svc-dev/svc/sandboxd/internal/terminal"
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // cpuWindow is how long the CPU must stay above a threshold to count as activity.
@@ -105,12 +107,12 @@ func (w *Watched) busy() []string {
 
 // watch notes activity at every sample while busy, so a run's or a terminal's end is known
 // to within a sample period without the run registry telling anyone.
-func (w *Watched) Watch(stop <-chan struct{}) {
+func (w *Watched) Watch(ctx context.Context) {
 	t := time.NewTicker(w.m.every)
 	defer t.Stop()
 	for {
 		select {
-		case <-stop:
+		case <-ctx.Done():
 			return
 		case now := <-t.C:
 			if len(w.busy()) > 0 {

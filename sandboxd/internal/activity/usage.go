@@ -3,6 +3,7 @@ package activity
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -184,13 +185,13 @@ func NewMeter(workspace string, every time.Duration) *Meter {
 }
 
 // run samples until stop closes.
-func (m *Meter) Run(stop <-chan struct{}) {
+func (m *Meter) Run(ctx context.Context) {
 	t := time.NewTicker(m.every)
 	defer t.Stop()
 	m.sample(time.Now())
 	for {
 		select {
-		case <-stop:
+		case <-ctx.Done():
 			return
 		case now := <-t.C:
 			m.sample(now)

@@ -4,10 +4,11 @@ import (
 	"bufio"
 	"encoding/json"
 	"errors"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
 	"io"
 	"net/http"
 	"sync/atomic"
+
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // tokenGate holds the bearer token sandboxd accepts and lets it be replaced while running:

@@ -7,8 +7,6 @@ import (
 	"compress/gzip"
 	"errors"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/identity"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
 	"io"
 	"io/fs"
 	"net/http"
@@ -21,6 +19,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/svc-dev/svc/sandboxd/internal/identity"
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // Archives of a workspace folder (`/archive?path=…`): GET streams a zip, tar or tar.gz of it,

@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"github.com/svc-dev/svc/sandboxd/internal/identity"
 	"io"
 	"os"
 	"path"
@@ -15,6 +14,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/svc-dev/svc/sandboxd/internal/identity"
 )
 
 // Every file and archive operation reaches the workspace through a *beneath: a directory fd

@@ -11,14 +11,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/identity"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
 	"io"
 	"net/http"
 	"os"
 	"strings"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/svc-dev/svc/sandboxd/internal/identity"
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // Server serves the file API on one workspace.

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
 	"io"
 	"io/fs"
 	"net/http"
@@ -17,6 +16,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // The file API (`/fs?path=…`): list, read, write, delete, mkdir and move, confined to the

@@ -3,13 +3,15 @@ package files
 import (
 	"archive/tar"
 	"bytes"
-	"github.com/svc-dev/svc/sandboxd/internal/identity"
-	"golang.org/x/sys/unix"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/svc-dev/svc/sandboxd/internal/identity"
 )
 
 func TestWritesBelongToTheOwner(t *testing.T) {

@@ -2,7 +2,6 @@ package identity
 
 import (
 	"bytes"
-	"github.com/svc-dev/svc/sandboxd/internal/proc"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,6 +9,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/svc-dev/svc/sandboxd/internal/proc"
 )
 
 func TestOwnerFromPasswd(t *testing.T) {

@@ -3,13 +3,15 @@
 package logs
 
 import (
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
+	"context"
 	"io"
 	"net/http"
 	"os"
 	"sync"
 	"time"
+
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // templateLogBytes is how much of the template process's recent output sandboxd keeps for
@@ -195,12 +197,9 @@ func (f *logFollower) stop() {
 	f.cond.Signal()
 }
 
-// pump writes the frames to sse until done is closed.
-func (f *logFollower) pump(out *sse.Writer, done <-chan struct{}) {
-	go func() {
-		<-done
-		f.stop()
-	}()
+// pump writes the frames to out until ctx ends.
+func (f *logFollower) pump(ctx context.Context, out *sse.Writer) {
+	defer context.AfterFunc(ctx, f.stop)()
 	for {
 		f.mu.Lock()
 		for len(f.frames) == 0 && !f.stopped {
@@ -253,5 +252,5 @@ func (s *Server) ServeLogs(w http.ResponseWriter, r *http.Request) {
 	f := newLogFollower()
 	stop := ring.follow(f)
 	defer stop()
-	f.pump(out, r.Context().Done())
+	f.pump(r.Context(), out)
 }

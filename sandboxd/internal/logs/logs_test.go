@@ -1,9 +1,10 @@
 package logs
 
 import (
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
 	"strings"
 	"testing"
+
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
 )
 
 func TestLogRingKeepsTheTail(t *testing.T) {

@@ -3,6 +3,12 @@
 package routes
 
 import (
+	"io"
+	"net/http"
+	"path"
+	"strings"
+	"sync"
+
 	"github.com/svc-dev/svc/sandboxd/internal/activity"
 	"github.com/svc-dev/svc/sandboxd/internal/auth"
 	"github.com/svc-dev/svc/sandboxd/internal/files"
@@ -12,11 +18,6 @@ import (
 	"github.com/svc-dev/svc/sandboxd/internal/terminal"
 	"github.com/svc-dev/svc/sandboxd/internal/tunnel"
 	"github.com/svc-dev/svc/sandboxd/internal/wire"
-	"io"
-	"net/http"
-	"path"
-	"strings"
-	"sync"
 )
 
 // Server is sandboxd's HTTP surface; a nil field's endpoints are not served (or, for Logs and

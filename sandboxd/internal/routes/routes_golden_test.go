@@ -5,13 +5,6 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/activity"
-	"github.com/svc-dev/svc/sandboxd/internal/auth"
-	"github.com/svc-dev/svc/sandboxd/internal/files"
-	"github.com/svc-dev/svc/sandboxd/internal/logs"
-	"github.com/svc-dev/svc/sandboxd/internal/proc"
-	"github.com/svc-dev/svc/sandboxd/internal/runs"
-	"github.com/svc-dev/svc/sandboxd/internal/terminal"
 	"io"
 	"net"
 	"net/http"
@@ -23,6 +16,14 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/svc-dev/svc/sandboxd/internal/activity"
+	"github.com/svc-dev/svc/sandboxd/internal/auth"
+	"github.com/svc-dev/svc/sandboxd/internal/files"
+	"github.com/svc-dev/svc/sandboxd/internal/logs"
+	"github.com/svc-dev/svc/sandboxd/internal/proc"
+	"github.com/svc-dev/svc/sandboxd/internal/runs"
+	"github.com/svc-dev/svc/sandboxd/internal/terminal"
 )
 
 // The answer of every route, method and odd path sandboxd's HTTP surface knows, as bytes on

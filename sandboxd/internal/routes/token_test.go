@@ -1,12 +1,13 @@
 package routes
 
 import (
-	"github.com/svc-dev/svc/sandboxd/internal/auth"
-	"github.com/svc-dev/svc/sandboxd/internal/runs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/svc-dev/svc/sandboxd/internal/auth"
+	"github.com/svc-dev/svc/sandboxd/internal/runs"
 )
 
 // PUT /token: only the current token may replace it; afterwards only the new one works.

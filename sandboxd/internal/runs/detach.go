@@ -2,11 +2,12 @@ package runs
 
 import (
 	"bytes"
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // startDetached runs a spec with `"detach": true`: its stdin is the rest of the body, read

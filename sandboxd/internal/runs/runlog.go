@@ -1,10 +1,12 @@
 package runs
 
 import (
+	"context"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
 	"strconv"
 	"sync"
+
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
 )
 
 // logReader is where a reader of a run log gets its frames: the replay first, then live
@@ -182,12 +184,9 @@ func (q *queueReader) end() {
 	q.cond.Signal()
 }
 
-// pump writes frames to sse until the run ends or stop is closed.
-func (q *queueReader) pump(out *sse.Writer, stop <-chan struct{}) {
-	go func() {
-		<-stop
-		q.end()
-	}()
+// pump writes frames to out until the run ends or ctx does.
+func (q *queueReader) pump(ctx context.Context, out *sse.Writer) {
+	defer context.AfterFunc(ctx, q.end)()
 	for {
 		q.mu.Lock()
 		for len(q.frames) == 0 && !q.ended {

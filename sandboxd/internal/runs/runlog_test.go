@@ -1,10 +1,11 @@
 package runs
 
 import (
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
 )
 
 // collect is a logReader that keeps what it is given.

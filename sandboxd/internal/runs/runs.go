@@ -1,17 +1,19 @@
 package runs
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/proc"
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
 	"io"
 	"os"
 	"regexp"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/svc-dev/svc/sandboxd/internal/proc"
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
 )
 
 // Finished install runs whose output stays readable (runrecords.go keeps the others).
@@ -219,6 +221,14 @@ func (g *Registry) List() []Item {
 		items = append(items, Item{r.id, r.kind, isoMillis(r.startedAt)})
 	}
 	return items
+}
+
+// executeWhile is execute for a client: ctx ending before the run does (the client has gone)
+// cancels the run.
+func (g *Registry) executeWhile(ctx context.Context, r *run, spec runSpec, stdin io.Reader, out *sse.Writer) exitEvent {
+	stop := context.AfterFunc(ctx, func() { g.cancel(r.id) })
+	defer stop()
+	return g.execute(r, spec, stdin, out)
 }
 
 // execute starts an admitted run and streams it to sse; it returns once the exit was sent.

@@ -8,13 +8,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
 	"io"
 	"math"
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // Server serves the runs of one registry.
@@ -60,20 +61,12 @@ func (s *Server) StartRun(w http.ResponseWriter, r *http.Request) {
 	if refuseRun(w, err) {
 		return
 	}
-	// A client that goes away cancels its run (SIGTERM, then SIGKILL).
-	finished := make(chan struct{})
+	// A client that goes away cancels its run (SIGTERM, then SIGKILL): the run lives as long
+	// as its request's context, or the upgraded connection's.
 	cancel := func() { s.Runs.cancel(spec.RunID) }
 	if upgrade {
-		if conn, ok := upgradeRun(w, s.Keepalive, cancel); ok {
-			go func() {
-				select {
-				case <-conn.gone:
-					cancel()
-				case <-finished:
-				}
-			}()
-			s.Runs.execute(run, spec, stdin, conn.sse)
-			close(finished)
+		if conn, ok := upgradeRun(r.Context(), w, s.Keepalive, cancel); ok {
+			s.Runs.executeWhile(conn.ctx, run, spec, stdin, conn.sse)
 			conn.close()
 			return
 		}
@@ -82,15 +75,7 @@ func (s *Server) StartRun(w http.ResponseWriter, r *http.Request) {
 	// a full-duplex response no longer drains an unread body, which keeps the connection alive.
 	_ = http.NewResponseController(w).EnableFullDuplex()
 	out := sse.New(w, s.Keepalive, cancel)
-	go func() {
-		select {
-		case <-r.Context().Done():
-			cancel()
-		case <-finished:
-		}
-	}()
-	s.Runs.execute(run, spec, &brokenReader{r: stdin, broken: cancel}, out)
-	close(finished)
+	s.Runs.executeWhile(r.Context(), run, spec, &brokenReader{r: stdin, broken: cancel}, out)
 }
 
 // refuseRun answers a run admission refused (409 for an id in flight, 429 at the cap); false
@@ -136,7 +121,7 @@ func (s *Server) AttachRun(w http.ResponseWriter, r *http.Request) {
 	detach := l.attach(q, after)
 	// Unlike the POST's, this reader going away leaves the run alone.
 	defer detach()
-	q.pump(out, r.Context().Done())
+	q.pump(r.Context(), out)
 }
 
 // CancelRun is `POST /runs/{id}/cancel`.

@@ -5,8 +5,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/proc"
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -15,6 +13,9 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/svc-dev/svc/sandboxd/internal/proc"
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
 )
 
 // streamServer is POST /runs on a test server, with no token to check.

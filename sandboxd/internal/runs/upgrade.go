@@ -2,11 +2,13 @@ package runs
 
 import (
 	"bufio"
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
+	"context"
 	"net"
 	"net/http"
 	"time"
+
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // runUpgrade is what a client names in `Upgrade:` to have `POST /runs` answered on the bare
@@ -36,28 +38,30 @@ func wantsRunUpgrade(r *http.Request) bool {
 type upgradedRun struct {
 	sse  *sse.Writer
 	conn net.Conn
-	// gone is closed when the client has closed its side (or sent what it must not).
-	gone <-chan struct{}
+	// ctx ends when the client has closed its side (or sent what it must not).
+	ctx context.Context
 }
 
 // upgradeRun switches the request's connection to the run's stream (ok false when it cannot,
 // and nothing was written). broken is called when a write to the client fails.
-func upgradeRun(w http.ResponseWriter, keepalive time.Duration, broken func()) (upgradedRun, bool) {
+// The connection's context is derived from the request's, whose own no longer watches the
+// connection once it is taken over.
+func upgradeRun(ctx context.Context, w http.ResponseWriter, keepalive time.Duration, broken func()) (upgradedRun, bool) {
 	conn, rw, err := http.NewResponseController(w).Hijack()
 	if err != nil {
 		return upgradedRun{}, false
 	}
-	gone := make(chan struct{})
+	ctx, gone := context.WithCancel(ctx)
 	go watchGone(rw.Reader, gone)
-	return upgradedRun{sse: sse.Start(connSink{conn}, upgradedHead, keepalive, broken), conn: conn, gone: gone}, true
+	return upgradedRun{sse: sse.Start(connSink{conn}, upgradedHead, keepalive, broken), conn: conn, ctx: ctx}, true
 }
 
 // watchGone closes gone when a read returns: the client sends nothing after its request, so
 // any answer is its end of the connection.
-func watchGone(r *bufio.Reader, gone chan<- struct{}) {
+func watchGone(r *bufio.Reader, gone context.CancelFunc) {
 	var b [1]byte
 	_, _ = r.Read(b[:])
-	close(gone)
+	gone()
 }
 
 // close ends the stream: the last event has been written.

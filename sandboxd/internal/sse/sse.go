@@ -4,6 +4,7 @@ package sse
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -74,7 +75,8 @@ type Writer struct {
 	// one Write, which net/http makes one HTTP chunk, not one chunk and syscall per event.
 	out       []byte
 	scheduled bool
-	stop      chan struct{}
+	ended     context.Context // ends with end: the keepalive stops
+	stop      context.CancelFunc
 	// broken is called once when a write fails: the client has gone.
 	broken func()
 }
@@ -105,7 +107,8 @@ func New(w http.ResponseWriter, keepalive time.Duration, broken func()) *Writer 
 
 // startSSE sends head (if any) and then events on sink.
 func Start(sink Sink, head []byte, keepalive time.Duration, broken func()) *Writer {
-	s := &Writer{sink: sink, bufStream: -1, stop: make(chan struct{}), broken: broken}
+	s := &Writer{sink: sink, bufStream: -1, broken: broken}
+	s.ended, s.stop = context.WithCancel(context.Background())
 	s.out = append(s.out, head...)
 	s.writeOut()
 	if err := sink.Flush(); err != nil {
@@ -120,7 +123,7 @@ func (s *Writer) keepalive(every time.Duration) {
 	defer t.Stop()
 	for {
 		select {
-		case <-s.stop:
+		case <-s.ended.Done():
 			return
 		case <-t.C:
 			s.mu.Lock()
@@ -336,9 +339,5 @@ func (s *Writer) End() {
 	if !s.closed {
 		s.closed = true
 	}
-	select {
-	case <-s.stop:
-	default:
-		close(s.stop)
-	}
+	s.stop()
 }

@@ -3,14 +3,16 @@
 package template
 
 import (
+	"context"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/logs"
-	"github.com/svc-dev/svc/sandboxd/internal/proc"
-	"github.com/svc-dev/svc/sandboxd/internal/sse"
 	"os"
 	"sync"
 	"syscall"
 	"time"
+
+	"github.com/svc-dev/svc/sandboxd/internal/logs"
+	"github.com/svc-dev/svc/sandboxd/internal/proc"
+	"github.com/svc-dev/svc/sandboxd/internal/sse"
 )
 
 // Restart backoff of the template's process, as a kubelet restarts a container: 1 s, doubling,
@@ -37,7 +39,8 @@ type Process struct {
 	pid      int
 	restarts int
 	stopping bool
-	wake     chan struct{}
+	ctx      context.Context // ends when stop is called
+	stop     context.CancelFunc
 	done     chan struct{}
 }
 
@@ -47,8 +50,8 @@ type Status struct {
 }
 
 func Start(argv []string, dir string, env []string, r *proc.Reaper, grace time.Duration, logs *logs.Ring) *Process {
-	t := &Process{argv: argv, dir: dir, env: env, reaper: r, grace: grace, logs: logs,
-		wake: make(chan struct{}), done: make(chan struct{})}
+	t := &Process{argv: argv, dir: dir, env: env, reaper: r, grace: grace, logs: logs, done: make(chan struct{})}
+	t.ctx, t.stop = context.WithCancel(context.Background())
 	go t.supervise()
 	return t
 }
@@ -81,7 +84,7 @@ func (t *Process) supervise() {
 			backoff = backoffFirst
 		}
 		select {
-		case <-t.wake:
+		case <-t.ctx.Done():
 			return
 		case <-time.After(backoff):
 		}
@@ -153,7 +156,7 @@ func (t *Process) Stop() {
 	t.stopping = true
 	pid := t.pid
 	t.mu.Unlock()
-	close(t.wake)
+	t.stop()
 	if pid != 0 {
 		proc.SignalGroup(pid, syscall.SIGTERM)
 		kill := time.AfterFunc(t.grace, func() { proc.SignalGroup(pid, syscall.SIGKILL) })

@@ -4,11 +4,10 @@ package terminal
 
 import (
 	"bufio"
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/svc-dev/svc/sandboxd/internal/proc"
-	"github.com/svc-dev/svc/sandboxd/internal/wire"
 	"io"
 	"net"
 	"net/http"
@@ -21,6 +20,9 @@ import (
 	"time"
 
 	"github.com/creack/pty"
+
+	"github.com/svc-dev/svc/sandboxd/internal/proc"
+	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // The terminal: `GET /terminal?cols=&rows=[&command=]` with `Upgrade: svc-terminal` starts a
@@ -215,17 +217,20 @@ func (ts *Terminals) ServeTerminal(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}()
-	// Input: the client's frames to the pseudo-terminal; its end ends the session.
-	hungUp := make(chan struct{})
+	// Input: the client's frames to the pseudo-terminal; its end ends the session. The
+	// session's context is the request's, which no longer watches the connection once it is
+	// taken over: the end of the client's frames ends it.
+	session, hangUpSession := context.WithCancel(r.Context())
+	defer hangUpSession()
 	go func() {
-		defer close(hungUp)
+		defer hangUpSession()
 		readFrames(buffered.Reader, master)
 	}()
 
 	var ws syscall.WaitStatus
 	select {
 	case ws = <-status:
-	case <-hungUp:
+	case <-session.Done():
 		// The client closed: SIGHUP to the session, SIGKILL after the grace period.
 		hangUp(pid, ts.grace)
 		ws = <-status
