@@ -5,7 +5,7 @@ SHELL := /bin/bash
 NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
-.PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
+.PHONY: help deps system-deps kube generate client-types check-generated sandboxd-types typecheck lint format-check \
 	test test-unit test-go test-python test-fuzz test-integration test-e2e dev sandboxd-binary image-check helm kustomize \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale bench-tti cli-binary bench-cli
 
@@ -73,6 +73,11 @@ kustomize: node_modules/.stamp helm
 check-generated: node_modules/.stamp
 	$(SVC) generate --check
 	$(NODE) clients/typescript/codegen/generate.ts --check
+	$(NODE) kube/sandboxd/generate.ts --check
+
+# sandboxd's HTTP types for kube/sandboxd/client.ts, from sandboxd/openapi.json.
+sandboxd-types: node_modules/.stamp
+	$(NODE) kube/sandboxd/generate.ts
 
 # The TypeScript client's types, from api/openapi.json (run after `make generate`).
 client-types: node_modules/.stamp

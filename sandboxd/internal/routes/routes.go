@@ -41,7 +41,10 @@ type Server struct {
 // over (a run's stream, a terminal, a tunnel) is routed apart from the others, since every
 // refusal of one is a bare 401 on the connection.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	s.once.Do(func() { s.plain, s.upgrades = s.routes(), s.upgradeRoutes() })
+	s.once.Do(func() {
+		s.plain, _ = s.routes()
+		s.upgrades, _ = s.upgradeRoutes()
+	})
 	mux, miss := s.plain, s.authed(s.noRoute)
 	if r.Header.Get("Upgrade") != "" {
 		mux, miss = s.upgrades, refuseUnauthorized
@@ -54,13 +57,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	mux.ServeHTTP(w, r)
 }
 
-// routes are the endpoints of requests that keep to HTTP. Every one but /healthz needs the
-// bearer token; an unknown route is 404 "no route", after the token.
-func (s *Server) routes() *http.ServeMux {
+// routes are the endpoints of requests that keep to HTTP, and their patterns (openapi.json
+// describes each). Every one but /healthz needs the bearer token; an unknown route is 404
+// "no route", after the token.
+func (s *Server) routes() (*http.ServeMux, []string) {
 	mux := http.NewServeMux()
 	miss := s.authed(s.noRoute)
 	mux.HandleFunc("/", miss)
-	on := func(pattern string, form pathForm, h http.HandlerFunc) { handle(mux, pattern, form, h, miss) }
+	var patterns []string
+	on := func(pattern string, form pathForm, h http.HandlerFunc) {
+		handle(mux, pattern, form, h, miss)
+		patterns = append(patterns, pattern)
+	}
 	on("GET /healthz", asSent|bare, s.health)
 	on("POST /runs", asSent|bare, s.authed(s.Runs.StartRun))
 	on("GET /runs", asSent, s.authed(s.listRuns))
@@ -76,16 +84,18 @@ func (s *Server) routes() *http.ServeMux {
 		on("GET /usage", decoded, s.authed(s.Watch.ServeUsage))
 		on("GET /activity", decoded, s.authed(s.Watch.ServeActivity))
 	}
-	return mux
+	return mux, patterns
 }
 
 // upgradeRoutes are the endpoints that take the connection over, each only with its own
 // Upgrade token and the bearer token; anything else is refused with a bare 401.
-func (s *Server) upgradeRoutes() *http.ServeMux {
+func (s *Server) upgradeRoutes() (*http.ServeMux, []string) {
 	mux := http.NewServeMux()
 	mux.HandleFunc("/", refuseUnauthorized)
+	var patterns []string
 	on := func(pattern string, form pathForm, h http.HandlerFunc) {
 		handle(mux, pattern, form, h, refuseUnauthorized)
+		patterns = append(patterns, pattern)
 	}
 	on("POST /runs", asSent|bare, s.upgrading(runs.Upgrade, s.Runs.StartRun))
 	if s.Terminals != nil {
@@ -99,7 +109,7 @@ func (s *Server) upgradeRoutes() *http.ServeMux {
 			refuseUnauthorized(w, r)
 		}
 	}))
-	return mux
+	return mux, patterns
 }
 
 // pathForm is how strictly a route holds a request's path to its pattern. ServeMux lets a
