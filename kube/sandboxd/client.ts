@@ -24,7 +24,7 @@ export type SandboxdRunItem = Schemas['RunItem'];
 export interface SandboxdClientOptions extends SandboxdAddress {
   /**
    * Whether a run whose stdin is known up front asks for the upgraded form of `POST /runs`
-   * (sandboxd/upgrade.go). Default true; false keeps to the 200 answer (its tests).
+   * (sandboxd/internal/runs/upgrade.go). Default true; false keeps to the 200 answer (its tests).
    */
   upgradeRuns?: boolean;
 }
@@ -108,7 +108,7 @@ export class SandboxdClient {
   /**
    * Starts a run and hands back its SSE bytes unparsed, for a caller that passes them through
    * (the API's invoke and exec). It asks for the upgraded form of `POST /runs`
-   * (sandboxd/upgrade.go): the stream is then read straight off the socket, not through Node's
+   * (sandboxd/internal/runs/upgrade.go): the stream is then read straight off the socket, not through Node's
    * HTTP parser, which copies every chunk of a response body once more.
    */
   runRaw(spec: RunSpecInput, stdin: Buffer, signal?: AbortSignal): Promise<OpenedRun> {
@@ -284,7 +284,7 @@ export class SandboxdClient {
   }
 
   /**
-   * Whether the sandbox is in use now, and since when it is not (sandboxd/activity.go):
+   * Whether the sandbox is in use now, and since when it is not (sandboxd/internal/activity/activity.go):
    * requests in flight, runs alive, terminals open, CPU above `cpuThreshold` cores.
    */
   async activity(cpuThreshold?: number): Promise<SandboxdActivity> {
@@ -295,7 +295,7 @@ export class SandboxdClient {
     return body as SandboxdActivity;
   }
 
-  /** The Pod's usage now (sandboxd/activity.go), with the last `historySeconds` of samples. */
+  /** The Pod's usage now (sandboxd/internal/activity/activity.go), with the last `historySeconds` of samples. */
   async usage(historySeconds?: number): Promise<{ status: number; body: unknown }> {
     const query = historySeconds === undefined ? '' : `?history=${historySeconds}`;
     const res = await this.#send('GET', `/usage${query}`, (req) => req.end());
@@ -373,7 +373,7 @@ export class SandboxdClient {
   }
 
   /**
-   * Opens a terminal session (sandboxd/terminal.go): after sandboxd's 101 the socket carries
+   * Opens a terminal session (sandboxd/internal/terminal/terminal.go): after sandboxd's 101 the socket carries
    * its frames; see `TerminalStream`. A refusal (429 at the session cap, 409 for a used
    * ticket) comes back with its body, nothing started.
    */
