@@ -5,7 +5,7 @@ SHELL := /bin/bash
 NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
-.PHONY: help deps system-deps kube generate client-types check-generated typecheck lint format-check \
+.PHONY: help deps system-deps kube generate client-types check-generated sandboxd-types typecheck lint format-check \
 	test test-unit test-go test-python python-client test-fuzz test-integration test-e2e dev sandboxd-binary image-check helm kustomize \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale bench-tti bench-egress cli-binary bench-cli
 
@@ -73,12 +73,17 @@ kustomize: node_modules/.stamp helm
 check-generated: node_modules/.stamp
 	$(SVC) generate --check
 	$(NODE) clients/typescript/codegen/generate.ts --check
+	$(NODE) kube/sandboxd/generate.ts --check
 	bash clients/python/generate.sh --check
 
 # The Python client's models (from api/openapi.json) and its blocking client (from the async
 # one, by unasync): clients/python/codegen/generate.py. Run after `make generate`.
 python-client:
 	bash clients/python/generate.sh
+
+# sandboxd's HTTP types for kube/sandboxd/client.ts, from sandboxd/openapi.json.
+sandboxd-types: node_modules/.stamp
+	$(NODE) kube/sandboxd/generate.ts
 
 # The TypeScript client's types, from api/openapi.json (run after `make generate`).
 client-types: node_modules/.stamp
@@ -150,7 +155,7 @@ dist/console/index.html: node_modules/.stamp $(CONSOLE_SOURCES)
 # sandboxd as one static Go binary, the file sandbox images receive. Reproducible (no cgo,
 # no paths, no VCS stamp, no build id: the same source gives the same bytes) and rebuilt
 # only when its sources change.
-SANDBOXD_SOURCES := $(filter-out %_test.go,$(wildcard sandboxd/*.go)) sandboxd/go.mod $(wildcard sandboxd/go.sum)
+SANDBOXD_SOURCES := $(shell find sandboxd -name '*.go' ! -name '*_test.go') sandboxd/go.mod $(wildcard sandboxd/go.sum)
 sandboxd-binary: dist/sandboxd
 dist/sandboxd: $(SANDBOXD_SOURCES)
 	@mkdir -p dist

@@ -11,6 +11,7 @@ export default tseslint.config(
       'dist/',
       'clients/python/',
       'clients/typescript/generated/',
+      'kube/sandboxd/openapi.ts',
       'config/',
     ],
   },

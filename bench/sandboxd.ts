@@ -5,7 +5,7 @@
 // runs, against a Node process doing nothing. (d) 256 MiB of stdout streamed as SSE `log`
 // events to an HTTP client against reading the same program's stdout from a plain pipe. The
 // client asks for the upgraded form of POST /runs, as the API and the operator do
-// (sandboxd/upgrade.go); the same stream as a 200 answer, read through Node's HTTP parser,
+// (sandboxd/internal/runs/upgrade.go); the same stream as a 200 answer, read through Node's HTTP parser,
 // is measured beside it.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -9,6 +9,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,6 +22,17 @@ import (
 	"strings"
 	"syscall"
 	"time"
+
+	"github.com/svc-dev/svc/sandboxd/internal/activity"
+	"github.com/svc-dev/svc/sandboxd/internal/auth"
+	"github.com/svc-dev/svc/sandboxd/internal/files"
+	"github.com/svc-dev/svc/sandboxd/internal/identity"
+	"github.com/svc-dev/svc/sandboxd/internal/logs"
+	"github.com/svc-dev/svc/sandboxd/internal/proc"
+	"github.com/svc-dev/svc/sandboxd/internal/routes"
+	"github.com/svc-dev/svc/sandboxd/internal/runs"
+	"github.com/svc-dev/svc/sandboxd/internal/template"
+	"github.com/svc-dev/svc/sandboxd/internal/terminal"
 )
 
 type config struct {
@@ -30,7 +42,7 @@ type config struct {
 	grace                time.Duration
 	keepalive            time.Duration
 	maxConcurrentInvokes int
-	runKeep              keepSettings // each run's event buffer, and how long ended runs stay readable
+	runKeep              runs.Keep // each run's event buffer, and how long ended runs stay readable
 	readyFile            string
 	command              []string
 	// runAs is the template's user every process runs as; nil: sandboxd's own (as when
@@ -85,16 +97,16 @@ func parseConfig(args []string, getenv func(string) string) (config, error) {
 	if c.maxConcurrentInvokes, err = strconv.Atoi(or(get("max-concurrent-invokes"), "1")); err != nil || c.maxConcurrentInvokes < 1 {
 		return c, &usageError{"--max-concurrent-invokes: must be an integer ≥ 1"}
 	}
-	c.runKeep = defaultKeep
-	if c.runKeep.retention, err = seconds("run-retention-seconds", "900"); err != nil {
+	c.runKeep = runs.DefaultKeep
+	if c.runKeep.Retention, err = seconds("run-retention-seconds", "900"); err != nil {
 		return c, err
 	}
 	if v := get("run-buffer-bytes"); v != "" {
-		if c.runKeep.bufferBytes, err = strconv.Atoi(v); err != nil || c.runKeep.bufferBytes < 1 {
+		if c.runKeep.BufferBytes, err = strconv.Atoi(v); err != nil || c.runKeep.BufferBytes < 1 {
 			return c, &usageError{"--run-buffer-bytes: must be an integer ≥ 1"}
 		}
 		// Ended runs together keep at most eight runs' worth, however small the buffer.
-		c.runKeep.totalBytes = 8 * c.runKeep.bufferBytes
+		c.runKeep.TotalBytes = 8 * c.runKeep.BufferBytes
 	}
 	if user := get("run-as-user"); user != "" {
 		uid, err := strconv.ParseUint(user, 10, 32)
@@ -167,8 +179,9 @@ func main() { os.Exit(serve(os.Args[1:])) }
 
 func serve(args []string) int {
 	// Signals first: as PID 1 a SIGTERM without a handler would be ignored.
-	stop := make(chan os.Signal, 1)
-	signal.Notify(stop, syscall.SIGTERM, syscall.SIGINT)
+	// The server's base context: it ends at the first of them.
+	ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, syscall.SIGINT)
+	defer stop()
 	c, err := parseConfig(args, os.Getenv)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "sandboxd: %v\n", err)
@@ -177,41 +190,45 @@ func serve(args []string) int {
 		}
 		return 1
 	}
-	var own *owner
+	var own *identity.Owner
 	if c.runAs != nil {
-		own = newOwner(c.runAs[0], c.runAs[1], "/etc/passwd", c.workspace)
-		if err := dropInheritable(); err != nil {
+		own = identity.New(c.runAs[0], c.runAs[1], "/etc/passwd", c.workspace)
+		if err := identity.DropInheritable(); err != nil {
 			fmt.Fprintf(os.Stderr, "sandboxd: cannot empty the inheritable capabilities: %v\n", err)
 		}
-		if err := adoptWorkspace(c.workspace, own); err != nil {
-			fmt.Fprintf(os.Stderr, "sandboxd: cannot give the workspace to uid %d: %v\n", own.uid, err)
+		if err := identity.AdoptWorkspace(c.workspace, own); err != nil {
+			fmt.Fprintf(os.Stderr, "sandboxd: cannot give the workspace to uid %d: %v\n", c.runAs[0], err)
 		}
 	}
-	reaper := newReaper()
-	reaper.cred = own.credential()
-	env := own.environment(runEnvironment(os.Environ()))
-	runs := newRegistry(c.grace, c.maxConcurrentInvokes, env, reaper)
-	runs.setKeep(c.runKeep)
-	tokens := newTokenGate(c.token)
-	srv := &server{authorized: tokens.authorized, tokens: tokens, workspace: c.workspace, owner: own, keepalive: c.keepalive, runs: runs,
-		logs:      newLogRing(templateLogBytes),
-		terminals: newTerminals(c.grace, env, reaper, c.workspace)}
+	reaper := proc.NewReaper()
+	reaper.Cred = own.Credential()
+	env := own.Environment(runEnvironment(os.Environ()))
+	registry := runs.NewRegistry(c.grace, c.maxConcurrentInvokes, env, reaper)
+	registry.SetKeep(c.runKeep)
+	tokens := auth.NewGate(c.token)
+	output := logs.NewRing(logs.KeptBytes)
+	terms := terminal.New(c.grace, env, reaper, c.workspace)
+	// Usage is sampled every second: CPU cores are the change of the cgroup's counter over it.
+	usage := activity.NewMeter(c.workspace, time.Second)
+	watched := activity.New(usage, registry, terms)
+	srv := &routes.Server{Authorized: tokens.Authorized, Tokens: tokens, Files: &files.Server{Workspace: c.workspace, Owner: own},
+		Runs:      &runs.Server{Runs: registry, Keepalive: c.keepalive},
+		Logs:      &logs.Server{Ring: output, Keepalive: c.keepalive},
+		Terminals: terms, Watch: watched}
 	ln, err := listen(c.listen)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "sandboxd: cannot listen on %s: %v\n", c.listen, err)
 		return 1
 	}
 	if len(c.command) > 0 {
-		srv.template = startTemplate(c.command, c.workspace, env, reaper, c.grace, srv.logs)
+		srv.Template = template.Start(c.command, c.workspace, env, reaper, c.grace, output)
 	}
-	// Usage is sampled every second: CPU cores are the change of the cgroup's counter over it.
-	usage := newMeter(c.workspace, time.Second)
-	meterStop := make(chan struct{})
-	defer close(meterStop)
-	watched := newWatched(srv, usage)
-	go usage.run(meterStop)
-	go watched.watch(meterStop)
-	httpServer := &http.Server{Handler: watched}
+	// The samplers stop when serve returns, after the shutdown.
+	sampling, stopSampling := context.WithCancel(context.WithoutCancel(ctx))
+	defer stopSampling()
+	go usage.Run(sampling)
+	go watched.Watch(sampling)
+	httpServer := &http.Server{Handler: watched.Wrap(srv)}
 	go func() { _ = httpServer.Serve(ln) }()
 	fmt.Fprintf(os.Stderr, "sandboxd listening on %s\n", c.listen)
 	if c.readyFile != "" {
@@ -219,16 +236,16 @@ func serve(args []string) int {
 			fmt.Fprintf(os.Stderr, "sandboxd: cannot write the ready file: %v\n", err)
 		}
 	}
-	<-stop
+	<-ctx.Done()
 	// Shutdown: stop taking requests, then SIGTERM every child, SIGKILL after the grace.
 	_ = ln.Close()
 	done := make(chan struct{})
 	go func() {
-		runs.shutdown()
+		registry.Shutdown()
 		close(done)
 	}()
-	if srv.template != nil {
-		srv.template.stop()
+	if srv.Template != nil {
+		srv.Template.Stop()
 	}
 	<-done
 	if c.readyFile != "" {

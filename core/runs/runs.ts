@@ -16,7 +16,7 @@ export const RunSpec = z.object({
   cwd: z.string().startsWith('/').default('/workspace'),
   /** Wall-clock cap; 0 means none. */
   timeoutMs: z.int().min(0).default(0),
-  /** Answer 202 at once and run with no client; the events stay readable (sandboxd/detach.go). */
+  /** Answer 202 at once and run with no client; the events stay readable (sandboxd/internal/runs/detach.go). */
   detach: z.boolean().optional(),
 });
 export type RunSpec = z.infer<typeof RunSpec>;

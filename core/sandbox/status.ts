@@ -64,7 +64,7 @@ export const AgentConfigureStatus = z
   .describe('What the last configure of an agent sandbox left');
 export type AgentConfigureStatus = z.infer<typeof AgentConfigureStatus>;
 
-/** What keeps a sandbox active for idleTimeout (see `sandboxd/activity.go`). */
+/** What keeps a sandbox active for idleTimeout (see `sandboxd/internal/activity/activity.go`). */
 export const ActiveReason = z
   .enum(['api', 'request', 'exec', 'invoke', 'configure', 'terminal', 'cpu'])
   .describe(

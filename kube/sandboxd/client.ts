@@ -4,6 +4,10 @@ import type { Duplex, Readable } from 'node:stream';
 import { SseParser, type RunSpecInput, type SseMessage } from '../../core/index.ts';
 import { readRaw, type ReadAnswer } from './read.ts';
 import { terminalPath, type TerminalOpening, type TerminalOptions } from './terminal.ts';
+import type { components } from './openapi.ts';
+
+/** sandboxd's request and answer bodies, generated from sandboxd/openapi.json. */
+type Schemas = components['schemas'];
 
 export interface SandboxdAddress {
   /** `host:port`, or `unix:/path/to/socket`. */
@@ -12,16 +16,15 @@ export interface SandboxdAddress {
 }
 
 /** sandboxd's `GET /activity`. */
-export interface SandboxdActivity {
-  active: boolean;
-  reasons: string[];
-  lastActiveAt: string;
-}
+export type SandboxdActivity = Schemas['Activity'];
+
+/** One run in flight, as sandboxd's `GET /runs` lists it. */
+export type SandboxdRunItem = Schemas['RunItem'];
 
 export interface SandboxdClientOptions extends SandboxdAddress {
   /**
    * Whether a run whose stdin is known up front asks for the upgraded form of `POST /runs`
-   * (sandboxd/upgrade.go). Default true; false keeps to the 200 answer (its tests).
+   * (sandboxd/internal/runs/upgrade.go). Default true; false keeps to the 200 answer (its tests).
    */
   upgradeRuns?: boolean;
 }
@@ -36,18 +39,8 @@ export interface OpenedRun {
   stream?: Readable;
 }
 
-/** One run as sandboxd's `GET /runs?all=true` lists it (sandboxd/runrecords.go). */
-export interface SandboxdRunRecord {
-  runId: string;
-  kind: string;
-  state: 'running' | 'exited';
-  startedAt: string;
-  detached: boolean;
-  exitCode: number | null;
-  durationMs: number | null;
-  reason?: 'completed' | 'canceled' | 'timeout' | 'error';
-  endedAt?: string;
-}
+/** One run as sandboxd's `GET /runs?all=true` lists it. */
+export type SandboxdRunRecord = Schemas['RunRecord'];
 
 export interface RunResponse {
   status: number;
@@ -115,7 +108,7 @@ export class SandboxdClient {
   /**
    * Starts a run and hands back its SSE bytes unparsed, for a caller that passes them through
    * (the API's invoke and exec). It asks for the upgraded form of `POST /runs`
-   * (sandboxd/upgrade.go): the stream is then read straight off the socket, not through Node's
+   * (sandboxd/internal/runs/upgrade.go): the stream is then read straight off the socket, not through Node's
    * HTTP parser, which copies every chunk of a response body once more.
    */
   runRaw(spec: RunSpecInput, stdin: Buffer, signal?: AbortSignal): Promise<OpenedRun> {
@@ -159,21 +152,14 @@ export class SandboxdClient {
   }
 
   /** The runs in flight. */
-  async runs(): Promise<{ runId: string; kind: string; startedAt: string }[]> {
+  async runs(): Promise<SandboxdRunItem[]> {
     return (await this.load()).items;
   }
 
   /** The runs in flight, the invokes among them, and the invoke cap. */
-  async load(): Promise<{
-    items: { runId: string; kind: string; startedAt: string }[];
-    inflight: number;
-    maxConcurrentInvokes: number;
-  }> {
+  async load(): Promise<{ items: SandboxdRunItem[]; inflight: number; maxConcurrentInvokes: number }> {
     const res = await this.#send('GET', '/runs', (req) => req.end());
-    const body = (await readJson(res)) as {
-      items?: { runId: string; kind: string; startedAt: string }[];
-      maxConcurrentInvokes?: number;
-    };
+    const body = (await readJson(res)) as Partial<Schemas['RunList']>;
     if (res.statusCode !== 200 || !Array.isArray(body.items))
       throw new Error(`sandboxd did not list its runs: ${res.statusCode} ${JSON.stringify(body)}`);
     return {
@@ -186,7 +172,7 @@ export class SandboxdClient {
   /** Every run sandboxd knows: in flight, and ended ones whose events it still keeps. */
   async records(): Promise<SandboxdRunRecord[]> {
     const res = await this.#send('GET', '/runs?all=true', (req) => req.end());
-    const body = (await readJson(res)) as { items?: SandboxdRunRecord[] };
+    const body = (await readJson(res)) as Partial<Schemas['RunRecords']>;
     if (res.statusCode !== 200 || !Array.isArray(body.items))
       throw new Error(`sandboxd did not list its runs: ${res.statusCode} ${JSON.stringify(body)}`);
     return body.items;
@@ -223,7 +209,7 @@ export class SandboxdClient {
   async writeFiles(
     files: { path: string; content: Buffer; mode?: number }[],
   ): Promise<{ status: number; body: unknown }> {
-    const manifest = {
+    const manifest: Schemas['FileManifest'] = {
       files: files.map((f) => ({
         path: f.path,
         size: f.content.length,
@@ -247,16 +233,16 @@ export class SandboxdClient {
     body: Readable,
   ): Promise<{ status: number; body: unknown }> {
     const res = await this.#send('PUT', '/files', (req) => {
-      req.write(`${JSON.stringify({ files })}\n`);
+      const manifest: Schemas['FileManifest'] = { files };
+      req.write(`${JSON.stringify(manifest)}\n`);
       body.pipe(req);
     });
     return { status: res.statusCode ?? 0, body: await readJson(res) };
   }
 
   async setMaxConcurrentInvokes(n: number): Promise<void> {
-    const res = await this.#send('PUT', '/limits', (req) =>
-      req.end(`${JSON.stringify({ maxConcurrentInvokes: n })}\n`),
-    );
+    const limits: Schemas['Limits'] = { maxConcurrentInvokes: n };
+    const res = await this.#send('PUT', '/limits', (req) => req.end(`${JSON.stringify(limits)}\n`));
     const body = await readJson(res);
     if (res.statusCode !== 200) throw new Error(`sandboxd refused the limit: ${JSON.stringify(body)}`);
   }
@@ -281,7 +267,8 @@ export class SandboxdClient {
    * no longer this client's (already replaced).
    */
   async setToken(token: string): Promise<number> {
-    const res = await this.#send('PUT', '/token', (req) => req.end(`${JSON.stringify({ token })}\n`));
+    const request: Schemas['TokenRequest'] = { token };
+    const res = await this.#send('PUT', '/token', (req) => req.end(`${JSON.stringify(request)}\n`));
     const body = await readJson(res);
     if (res.statusCode !== 200 && res.statusCode !== 401)
       throw new Error(`sandboxd refused the token: ${JSON.stringify(body)}`);
@@ -289,18 +276,15 @@ export class SandboxdClient {
   }
 
   /** `/healthz`'s body: and, when sandboxd supervises the template's process, how it fares. */
-  async status(): Promise<{ status: string; template?: { running: boolean; restarts: number } }> {
+  async status(): Promise<Schemas['Health']> {
     const res = await this.#send('GET', '/healthz', (req) => req.end());
-    const body = (await readJson(res)) as {
-      status: string;
-      template?: { running: boolean; restarts: number };
-    };
+    const body = (await readJson(res)) as Schemas['Health'];
     if (res.statusCode !== 200) throw new Error(`sandboxd answered /healthz with ${res.statusCode}`);
     return body;
   }
 
   /**
-   * Whether the sandbox is in use now, and since when it is not (sandboxd/activity.go):
+   * Whether the sandbox is in use now, and since when it is not (sandboxd/internal/activity/activity.go):
    * requests in flight, runs alive, terminals open, CPU above `cpuThreshold` cores.
    */
   async activity(cpuThreshold?: number): Promise<SandboxdActivity> {
@@ -311,7 +295,7 @@ export class SandboxdClient {
     return body as SandboxdActivity;
   }
 
-  /** The Pod's usage now (sandboxd/activity.go), with the last `historySeconds` of samples. */
+  /** The Pod's usage now (sandboxd/internal/activity/activity.go), with the last `historySeconds` of samples. */
   async usage(historySeconds?: number): Promise<{ status: number; body: unknown }> {
     const query = historySeconds === undefined ? '' : `?history=${historySeconds}`;
     const res = await this.#send('GET', `/usage${query}`, (req) => req.end());
@@ -390,7 +374,7 @@ export class SandboxdClient {
   }
 
   /**
-   * Opens a terminal session (sandboxd/terminal.go): after sandboxd's 101 the socket carries
+   * Opens a terminal session (sandboxd/internal/terminal/terminal.go): after sandboxd's 101 the socket carries
    * its frames; see `TerminalStream`. A refusal (429 at the session cap, 409 for a used
    * ticket) comes back with its body, nothing started.
    */

@@ -5,6 +5,7 @@ export type {
   SandboxdAddress,
   SandboxdClientOptions,
   SandboxdRunRecord,
+  SandboxdRunItem,
   SandboxdActivity,
 } from './client.ts';
 export {

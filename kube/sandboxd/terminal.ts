@@ -1,7 +1,7 @@
 import type { Duplex } from 'node:stream';
 
 /**
- * sandboxd's terminal frames (sandboxd/terminal.go): kind (1 byte), length (4 bytes,
+ * sandboxd's terminal frames (sandboxd/internal/terminal/terminal.go): kind (1 byte), length (4 bytes,
  * big-endian), payload. To sandboxd: `i` input, `r` resize (cols, rows: 2 bytes each); from
  * it: `o` output, then one `x` with `{"exitCode":N}`.
  */

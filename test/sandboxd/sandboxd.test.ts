@@ -139,7 +139,7 @@ describe('auth', () => {
 });
 
 // Each run test twice: sandboxd's 200 answer, and the upgraded form of POST /runs
-// (sandboxd/upgrade.go) that the API and the operator ask for.
+// (sandboxd/internal/runs/upgrade.go) that the API and the operator ask for.
 describe.each([
   ['the 200 answer', false],
   ['the upgraded connection', true],
