@@ -73,7 +73,7 @@ kustomize: node_modules/.stamp helm
 check-generated: node_modules/.stamp
 	$(SVC) generate --check
 	$(NODE) clients/typescript/codegen/generate.ts --check
-	$(NODE) kube/sandboxd/generate.ts --check
+	$(NODE) hack/codegen/sandboxd-types.ts --check
 	bash clients/python/generate.sh --check
 
 # The Python client's models (from api/openapi.json) and its blocking client (from the async
@@ -83,7 +83,7 @@ python-client:
 
 # sandboxd's HTTP types for kube/sandboxd/client.ts, from sandboxd/openapi.json.
 sandboxd-types: node_modules/.stamp
-	$(NODE) kube/sandboxd/generate.ts
+	$(NODE) hack/codegen/sandboxd-types.ts
 
 # The TypeScript client's types, from api/openapi.json (run after `make generate`).
 client-types: node_modules/.stamp

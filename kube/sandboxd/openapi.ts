@@ -1,4 +1,4 @@
-// Generated from sandboxd/openapi.json by kube/sandboxd/generate.ts; do not edit.
+// Generated from sandboxd/openapi.json by hack/codegen/sandboxd-types.ts; do not edit.
 // Regenerate with `make sandboxd-types` (make check-generated fails when this file drifts).
 
 export interface paths {

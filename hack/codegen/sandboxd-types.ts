@@ -1,17 +1,18 @@
 // Generates sandboxd's HTTP types from sandboxd/openapi.json, the one description of the
 // contract between sandboxd and this client: `openapi.ts` by openapi-typescript, as the
-// API's client types are (clients/typescript/codegen).
-//   node kube/sandboxd/generate.ts          writes kube/sandboxd/openapi.ts
-//   node kube/sandboxd/generate.ts --check  exits 1 if it differs (make check-generated)
+// API's client types are (clients/typescript/codegen). It lives in hack/, not beside the
+// client in kube/, because kube/ ships in the image and openapi-typescript is a dev dependency.
+//   node hack/codegen/sandboxd-types.ts          writes kube/sandboxd/openapi.ts
+//   node hack/codegen/sandboxd-types.ts --check  exits 1 if it differs (make check-generated)
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import openapiTS, { astToString, type OpenAPI3 } from 'openapi-typescript';
 
 const root = join(import.meta.dirname, '..', '..');
 export const documentPath = join(root, 'sandboxd', 'openapi.json');
-export const generatedPath = join(import.meta.dirname, 'openapi.ts');
+export const generatedPath = join(root, 'kube', 'sandboxd', 'openapi.ts');
 
-const BANNER = `// Generated from sandboxd/openapi.json by kube/sandboxd/generate.ts; do not edit.
+const BANNER = `// Generated from sandboxd/openapi.json by hack/codegen/sandboxd-types.ts; do not edit.
 // Regenerate with \`make sandboxd-types\` (make check-generated fails when this file drifts).
 `;
 
