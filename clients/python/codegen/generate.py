@@ -45,6 +45,9 @@ NAMED_INLINE: dict[str, tuple[str, ...]] = {
     "Condition": ("Sandbox", "status", "conditions", "[]"),
     "AgentConfigureStatus": ("Sandbox", "status", "agentConfigure"),
     "File": ("ConfigureRequest", "files", "[]"),
+    # The MCP message's JSON-RPC error: left inline, the generator would name it "Error" and
+    # push the invoke's error event, which the client has always called Error, to "Error1".
+    "JsonRpcError": ("JsonRpcMessage", "error"),
 }
 
 # Components whose class the client names otherwise (the names it has always had; repr and

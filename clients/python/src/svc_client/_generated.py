@@ -99,6 +99,13 @@ class File(Model):
 
 
 @dataclass(frozen=True)
+class JsonRpcError(Model):
+    code: int
+    message: str
+    data: Any | None = None
+
+
+@dataclass(frozen=True)
 class ForwardedPort(Model):
     """
     A forwarded port of a sandbox and where to reach it
@@ -1184,20 +1191,13 @@ class EffectivePolicy(Model):
 
 
 @dataclass(frozen=True)
-class Error(Model):
-    code: int
-    message: str
-    data: Any | None = None
-
-
-@dataclass(frozen=True)
 class JsonRpcMessage(Model):
     jsonrpc: Literal["2.0"]
     id: str | int | None = None
     method: str | None = None
     params: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
-    error: Error | None = None
+    error: JsonRpcError | None = None
 
 
 McpMessages: TypeAlias = JsonRpcMessage | list[JsonRpcMessage]
@@ -1276,7 +1276,7 @@ class Exit(Model):
 
 
 @dataclass(frozen=True)
-class Error1(Model):
+class Error(Model):
     code: str
     message: str
 
