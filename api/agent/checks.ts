@@ -55,9 +55,19 @@ export async function requireAllowed(
 }
 
 /**
+ * The waits before each further try of a connection nothing answered (about 2.5 s in all).
+ * A warm-pool claim relabels its member's Pod, and until the cluster's NetworkPolicy
+ * enforcer has reprogrammed it (a few hundred ms on kube-router) a connection to its sandboxd
+ * can be refused although the sandbox is Running: a caller right after Running would get the
+ * 503 about one claim in 25 (bench-tti on the real cluster). A refused connect started
+ * nothing, so trying again is safe; a sandbox really gone answers the 503 that much later.
+ */
+const RETRY_WAITS_MS = [0, 25, 50, 100, 200, 400, 700, 1000];
+
+/**
  * The sandbox's sandboxd and a first answer from it (`call`), or a 503 that says why it
- * cannot be reached. A remembered address that fails (the Pod was recreated) is looked up
- * once more before giving up.
+ * cannot be reached. A connection refused is tried again (`RETRY_WAITS_MS`), its Pod looked
+ * up afresh each time (it may have been recreated at another address).
  */
 export async function sandboxdOf<T>(
   deps: ApiDeps,
@@ -65,7 +75,7 @@ export async function sandboxdOf<T>(
   call: (client: SandboxdClient) => Promise<T>,
 ): Promise<{ client: SandboxdClient; answer: T }> {
   const { namespace = '', name = '', uid } = sandbox.metadata;
-  for (let attempt = 1; ; attempt++) {
+  for (let attempt = 0; ; attempt++) {
     try {
       // Its uid: only a Pod this Sandbox controls is its, whatever else carries its name.
       const client = await deps.sandboxd.client(namespace, name, uid, { podName: sandbox.status?.podName });
@@ -74,7 +84,9 @@ export async function sandboxdOf<T>(
       if (err instanceof SandboxdUnavailable) throw unreachable(err.message);
       if (!isConnectionError(err)) throw err;
       deps.sandboxd.forget(namespace, name);
-      if (attempt >= 2) throw unreachable((err as Error).message);
+      const wait = RETRY_WAITS_MS[attempt];
+      if (wait === undefined) throw unreachable((err as Error).message);
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     }
   }
 }
