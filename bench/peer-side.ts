@@ -123,11 +123,26 @@ export class PeerSide {
     return { group, version: PEER.version, namespace: this.#namespace, plural };
   }
 
+  /**
+   * Creates the object; a connection that never reached the apiserver (50 at once through the
+   * bench's forwarder can time out connecting) is tried again, up to 5 times, and a 409 on a
+   * retry means an earlier try did land.
+   */
   async create(group: string, plural: string, kind: string, name: string, spec: object): Promise<void> {
-    await this.#custom.createNamespacedCustomObject({
-      ...this.ref(group, plural),
-      body: { apiVersion: `${group}/${PEER.version}`, kind, metadata: { name }, spec },
-    });
+    for (let retry = 0; ; retry++) {
+      try {
+        await this.#custom.createNamespacedCustomObject({
+          ...this.ref(group, plural),
+          body: { apiVersion: `${group}/${PEER.version}`, kind, metadata: { name }, spec },
+        });
+        return;
+      } catch (err) {
+        if (retry > 0 && (err as { code?: number }).code === 409) return;
+        const cause = (err as { cause?: { code?: string } }).cause?.code ?? '';
+        if (!/^(UND_ERR_CONNECT_TIMEOUT|ECONNRESET|ECONNREFUSED)$/.test(cause) || retry >= 4) throw err;
+        console.error(`${kind} ${name}: ${cause}; again`);
+      }
+    }
   }
 
   template = (name: string, b: Blueprint) =>
