@@ -1,20 +1,23 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import type { StepCondition } from '../../core/index.ts';
-import { templateOf, type Pass, type StepResult } from './context.ts';
+import type { SandboxTemplateSpec, StepCondition } from '../../core/index.ts';
+import type { Pass, StepResult } from './context.ts';
 import { resumedCondition } from './lifetime.ts';
 
 /** How often a running sandbox's template process is looked at through sandboxd. */
 const TEMPLATE_PROCESS_CHECK_MS = 5_000;
 
 /** What a Running sandbox adds: the agent harness, its template process, a resume noted. */
-export async function whileRunning(pass: Pass): Promise<StepResult> {
-  const pod = pass.pod!;
-  const agentMs = await pass.d.agent(pass, templateOf(pass), pod).catch((err: unknown) => {
+export async function whileRunning(
+  pass: Pass,
+  template: SandboxTemplateSpec,
+  pod: V1Pod,
+): Promise<StepResult> {
+  const agentMs = await pass.d.agent(pass, template, pod).catch((err: unknown) => {
     // Configure trouble never takes a running sandbox down: log it and look again soon.
     pass.log.warn({ err }, 'agent configure pass failed');
     return 5_000;
   });
-  const process = await templateProcess(pass, pod);
+  const process = await templateProcess(pass, template, pod);
   const requeues = [agentMs, process?.requeueMs].filter((x): x is number => x !== undefined);
   return {
     conditions: [...(process ? [process.condition] : []), ...(resumedCondition(pass).conditions ?? [])],
@@ -30,9 +33,9 @@ export async function whileRunning(pass: Pass): Promise<StepResult> {
  */
 async function templateProcess(
   pass: Pass,
+  template: SandboxTemplateSpec,
   pod: V1Pod,
 ): Promise<{ condition: StepCondition; requeueMs: number } | undefined> {
-  const template = templateOf(pass);
   if ([...(template.command ?? []), ...(template.args ?? [])].length === 0) return undefined;
   const health = await pass.d.locator
     .forPod(pod)
