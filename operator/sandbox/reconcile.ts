@@ -15,7 +15,14 @@ import { sandboxSteps } from './steps.ts';
 import type { WarmClaimer } from '../warmpool/index.ts';
 
 /** Stages at which the pass got as far as the sandbox Pod (`status.podName` names it). */
-const WITH_POD = new Set<Stage['kind']>(['Waiting', 'PodFailing', 'Evicted', 'PodEnded', 'Running']);
+const WITH_POD = new Set<Stage['kind']>([
+  'Waiting',
+  'PodFailing',
+  'Evicted',
+  'PodEnded',
+  'Installing',
+  'Running',
+]);
 
 export interface SandboxReconcilerOptions {
   kc: KubeConfig;

@@ -1,5 +1,5 @@
 import type { V1Pod } from '@kubernetes/client-node';
-import type { SandboxTemplateSpec, StepCondition } from '../../core/index.ts';
+import type { Sandbox, SandboxTemplateSpec, StepCondition } from '../../core/index.ts';
 import type { Pass, StepResult } from './context.ts';
 import { resumedCondition } from './lifetime.ts';
 
@@ -22,7 +22,28 @@ export async function whileRunning(
   return {
     conditions: [...(process ? [process.condition] : []), ...(resumedCondition(pass).conditions ?? [])],
     requeueMs: requeues.length > 0 ? Math.min(...requeues) : undefined,
+    ...(installPending(pass.sandbox) ? { stage: { kind: 'Installing', message: INSTALLING } } : {}),
   };
+}
+
+const INSTALLING = 'installing the agent harness its spec names; Running once the install has run';
+
+/**
+ * Whether the sandbox is held short of Running for its agent install: an agent sandbox
+ * whose spec names an entrypoint (a clone's, copied from its configured source) and whose
+ * status records no install yet. Only on the way to Running: a sandbox Running already
+ * stays so while a first configure installs (the configure call waits for that itself), so
+ * the hold is for a clone (or a resume after an install that never finished), whose callers
+ * would otherwise get `424 not_configured` for an entrypoint that is configured. The install
+ * writes `status.agentConfigure` (`operator/agent.ts`), whose watch event reconciles again.
+ */
+export function installPending(sandbox: Sandbox): boolean {
+  return (
+    sandbox.spec.mode === 'agent' &&
+    !!sandbox.spec.harness?.agent?.entrypoint?.length &&
+    !sandbox.status?.agentConfigure &&
+    sandbox.status?.phase !== 'Running'
+  );
 }
 
 /**
