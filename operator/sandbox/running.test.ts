@@ -14,7 +14,7 @@ const agent = (
     templateRef: { kind: 'ClusterSandboxTemplate', name: 'default' },
     stopped: false,
     cloneFromSnapshot: 'snap',
-    harness: { agent: { entrypoint } },
+    harness: { agent: { workingDir: '/workspace', entrypoint } },
   },
   ...(status ? { status: status } : {}),
 });
