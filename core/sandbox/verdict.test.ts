@@ -327,6 +327,19 @@ describe('sandboxVerdict', () => {
       },
     ],
     [
+      "a clone's agent install not rerun yet: Creating, Ready False AgentInstalling",
+      { kind: 'Installing', message: 'installing the agent harness' },
+      'Creating',
+      {
+        phase: 'Creating',
+        message: 'installing the agent harness',
+        conditions: [
+          { type: 'Ready', ok: false, reason: 'AgentInstalling', message: 'installing the agent harness' },
+          { type: 'Stopped', ok: false, reason: 'Running' },
+        ],
+      },
+    ],
+    [
       'running',
       { kind: 'Running' },
       'Creating',
@@ -342,6 +355,31 @@ describe('sandboxVerdict', () => {
   ];
   test.each(cases)('%s', (_name, stage, previous, expected) => {
     expect(sandboxVerdict(stage, previous as never)).toMatchObject(expected);
+  });
+
+  test('every stage has a case above', () => {
+    const kinds: Record<Stage['kind'], true> = {
+      TemplateNotFound: true,
+      VolumeFailed: true,
+      Expired: true,
+      Stopping: true,
+      Waiting: true,
+      Installing: true,
+      PodFailing: true,
+      Evicted: true,
+      PodEnded: true,
+      NameConflict: true,
+      Running: true,
+    };
+    expect(new Set(cases.map(([, stage]) => stage.kind))).toEqual(new Set(Object.keys(kinds)));
+  });
+
+  test('only a stop still waiting for its Pod keeps the phase before it', () => {
+    const stopping: Stage = { kind: 'Stopping', podGone: false, expired: false };
+    for (const previous of ['Creating', 'Running', 'Error', 'Stopped'] as const)
+      expect(sandboxVerdict(stopping, previous).phase).toBe(previous);
+    for (const [, stage] of cases.filter(([, s]) => s.kind !== 'Stopping'))
+      expect(sandboxVerdict(stage, 'Running').phase).toBe(sandboxVerdict(stage, 'Error').phase);
   });
 
   test('a stop with no phase yet reads Creating', () => {

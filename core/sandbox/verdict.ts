@@ -22,6 +22,11 @@ export type Stage =
   /** Stopped (spec.stopped, or an earlier expiry): `podGone` once its Pod is away. */
   | { kind: 'Stopping'; podGone: boolean; stoppedMessage?: string; expired: boolean }
   | { kind: 'Waiting'; message: string }
+  /**
+   * Its Pod runs, but the agent harness its spec came with (a clone's) has not been installed
+   * in it yet: not Running until it has, so an invoke never finds it unconfigured.
+   */
+  | { kind: 'Installing'; message: string }
   | { kind: 'PodFailing'; message: string }
   /** The kubelet evicted the Pod (disk, memory, …): `message` is the kubelet's own. */
   | { kind: 'Evicted'; message: string }
@@ -89,6 +94,15 @@ export function sandboxVerdict(stage: Stage, previous: SandboxPhase | undefined)
         phase: 'Creating',
         message: stage.message,
         conditions: [{ type: 'Ready', ok: false, reason: 'PodNotReady', message: stage.message }, RUNNING],
+      };
+    case 'Installing':
+      return {
+        phase: 'Creating',
+        message: stage.message,
+        conditions: [
+          { type: 'Ready', ok: false, reason: 'AgentInstalling', message: stage.message },
+          RUNNING,
+        ],
       };
     case 'NameConflict':
       return {

@@ -1,4 +1,5 @@
-import type { Pass, Step, StepResult } from './context.ts';
+import type { Stage } from '../../core/index.ts';
+import type { Pass, StepResult } from './context.ts';
 
 /**
  * An object of a name the sandbox needs that is not its own. It is never adopted, changed or
@@ -25,7 +26,7 @@ export class NameConflict extends Error {
  * its Ready condition already does). Looked at again soon: the stranger is not watched
  * (the caches hold only the sandbox label), so its removal raises no event here.
  */
-export async function onConflict(pass: Pass, conflict: NameConflict): Promise<StepResult> {
+export async function onConflict(pass: Pass, conflict: NameConflict): Promise<StepResult & { stage: Stage }> {
   if (conflict.leaving)
     return { stage: { kind: 'Waiting', message: conflict.message }, requeueMs: LEAVING_RECHECK_MS };
   // Said already: in the cached status, or in the pass's last write the cache does not show yet.
@@ -38,16 +39,6 @@ export async function onConflict(pass: Pass, conflict: NameConflict): Promise<St
     await pass.d.event(pass, 'Warning', 'NameConflict', conflict.message);
   }
   return { stage: { kind: 'NameConflict', message: conflict.message }, requeueMs: CONFLICT_RECHECK_MS };
-}
-
-/** Runs one step; a NameConflict it meets ends the pass (`onConflict`) instead of failing it. */
-export async function runStep(step: Step, pass: Pass): Promise<StepResult> {
-  try {
-    return (await step(pass)) ?? {};
-  } catch (err) {
-    if (err instanceof NameConflict) return onConflict(pass, err);
-    throw err;
-  }
 }
 
 /** How soon a sandbox waiting for an object of its name to finish deleting is looked at again. */

@@ -25,7 +25,7 @@ import type { SandboxPatcher } from '../sandbox-patch.ts';
 import type { SeenActivity } from './idle.ts';
 import type { SandboxdReadiness } from './readiness.ts';
 import type { Snapshots } from './snapshots.ts';
-import type { Adopted, WarmClaimer } from '../warmpool/index.ts';
+import type { WarmClaimer } from '../warmpool/index.ts';
 
 /**
  * What the Sandbox controller reads at steady state, each from an informer shared with the
@@ -81,10 +81,13 @@ export interface VolumeState {
   waitMs?: number;
 }
 
-/** One reconcile of one Sandbox: what it read, and what earlier steps found for later ones. */
+/**
+ * One reconcile of one Sandbox: what it read. Read-only: what a step finds for the steps
+ * after it is its return value (`Found`), passed to them as an argument.
+ */
 export interface Pass {
-  /** The Sandbox; the warm-pool step puts the member it claimed in its annotations. */
-  sandbox: Sandbox;
+  /** The Sandbox; after a warm-pool claim, the one the claim wrote (see `StepResult.sandbox`). */
+  readonly sandbox: Sandbox;
   readonly namespace: string;
   readonly name: string;
   /** `namespace/name`, the work queue's key. */
@@ -92,21 +95,17 @@ export interface Pass {
   /** The pass's own logger (it carries the key). */
   readonly log: Logger;
   readonly d: SandboxDeps;
-  template?: SandboxTemplateSpec;
-  volume?: VolumeState;
-  forwardedPorts?: ForwardedPort[];
-  /** The sandbox Pod in the cache (undefined: none), once the lifetime step looked. */
-  pod?: V1Pod;
-  /** Activity sandboxd reported, for status (see `idle.ts`); undefined: status keeps its own. */
-  activity?: SeenActivity;
-  /** The warm-pool member this pass claimed, for the steps after it (see `Adopted`). */
-  adopted?: Adopted;
   /**
    * Work a step leaves for after the status write (a claimed member's bookkeeping, its pool's
    * refill): nothing the status waits on, kept off the machine until the status is written.
    * Run even when the pass fails before it; a failed one fails the pass.
    */
-  after: (() => Promise<unknown>)[];
+  readonly after: (() => Promise<unknown>)[];
+}
+
+/** What steps add to the status beside their conditions. */
+export interface StatusPart extends Partial<SeenActivity> {
+  forwardedPorts?: ForwardedPort[];
 }
 
 /**
@@ -118,12 +117,18 @@ export interface StepResult {
   conditions?: StepCondition[];
   requeueMs?: number;
   stage?: Stage;
+  /** Status fields it found (ports, activity), written even when a later step ends the pass. */
+  status?: StatusPart;
+  /**
+   * The Sandbox as the step wrote it (a warm-pool claim annotates it): the steps after it
+   * and the status write work on this one.
+   */
+  sandbox?: Sandbox;
 }
 
-export type Step = (pass: Pass) => Promise<StepResult | void> | StepResult | void;
-
-/** The template a step after the template step may rely on. */
-export function templateOf(pass: Pass): SandboxTemplateSpec {
-  if (!pass.template) throw new Error('the template step has not run');
-  return pass.template;
-}
+/**
+ * A step that finds something the steps after it take as an argument: `found`, unless it
+ * ended the pass (then there is nothing to find, and no later step runs).
+ */
+export type Found<T> =
+  (StepResult & { stage: Stage; found?: never }) | (StepResult & { stage?: undefined; found: T });

@@ -1,6 +1,6 @@
 // The Sandbox controller: one step per concern, over shared informers.
-export { SandboxReconciler, SANDBOX_STEPS, type SandboxReconcilerOptions } from './reconcile.ts';
+export { SandboxReconciler, type SandboxReconcilerOptions } from './reconcile.ts';
 export { OWNED_KINDS, type OwnedKind } from './owned.ts';
 export { snapshotSource, type Snapshots } from './snapshots.ts';
 export { EVICTED_EVENTS, eventIndexes, sandboxOfEvent } from './evictions.ts';
-export type { Pass, SandboxCaches, Step, StepResult } from './context.ts';
+export type { Found, Pass, SandboxCaches, StepResult } from './context.ts';

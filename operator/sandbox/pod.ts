@@ -1,6 +1,13 @@
-import { Annotations, endedPodResumed, podReady, podStage } from '../../core/index.ts';
+import type { V1Pod } from '@kubernetes/client-node';
+import {
+  Annotations,
+  endedPodResumed,
+  podReady,
+  podStage,
+  type SandboxTemplateSpec,
+} from '../../core/index.ts';
 import { sandboxPod } from '../manifests/index.ts';
-import { templateOf, type Pass, type StepResult } from './context.ts';
+import type { Found, Pass, VolumeState } from './context.ts';
 import { evictionSeen } from './evictions.ts';
 import { Pod, ensure, remove } from './owned.ts';
 
@@ -17,11 +24,15 @@ import { Pod, ensure, remove } from './owned.ts';
  *
  * The workspace claim (volume step) and this Pod are what a sandbox costs to start; a step
  * that hands a sandbox an already started Pod and claim goes just before the volume step.
+ * Finds the running Pod, for the steps of a Running sandbox.
  */
-export async function ensurePod(pass: Pass): Promise<StepResult> {
-  const volume = pass.volume!;
+export async function ensurePod(
+  pass: Pass,
+  template: SandboxTemplateSpec,
+  volume: VolumeState,
+  pod: V1Pod | undefined,
+): Promise<Found<V1Pod>> {
   if (volume.waitMs) return { stage: { kind: 'Waiting', message: volume.message } };
-  const pod = pass.pod;
   if (pod && !pod.metadata?.deletionTimestamp) {
     const resumeAt = pass.sandbox.metadata.annotations?.[Annotations.resumeRequestedAt];
     if (endedPodResumed(pod, resumeAt)) {
@@ -29,9 +40,14 @@ export async function ensurePod(pass: Pass): Promise<StepResult> {
       return { stage: { kind: 'Waiting', message: 'resumed: replacing the ended sandbox Pod' } };
     }
   }
+  const opts = {
+    maxRestarts: pass.d.settings.maxRestarts,
+    volumeBound: volume.bound,
+    volumeMessage: volume.message,
+  };
   if (!pod) {
     try {
-      await ensure(pass, Pod, sandboxPod(pass.sandbox, templateOf(pass), pass.d.settings));
+      await ensure(pass, Pod, sandboxPod(pass.sandbox, template, pass.d.settings));
     } catch (err) {
       const refused = admissionRefusal(err);
       if (refused === undefined) throw err;
@@ -39,16 +55,13 @@ export async function ensurePod(pass: Pass): Promise<StepResult> {
       const message = `the cluster refused the sandbox Pod: ${refused}`;
       return { stage: { kind: 'PodFailing', message }, requeueMs: REFUSED_RETRY_MS };
     }
+    // Not in the cache yet (nor is one made just now): the sandbox waits for it.
+    return { stage: podStage(undefined, { ...opts, sandboxdUp: false }) };
   }
-  const opts = {
-    maxRestarts: pass.d.settings.maxRestarts,
-    volumeBound: volume.bound,
-    volumeMessage: volume.message,
-  };
   // Not Ready yet, but perhaps sandboxd answers already (see SandboxdReadiness).
-  const sandboxdUp = !!pod && !podReady(pod) && pass.d.readiness.answered(pass.key, pod);
-  const stage = podStage(pod, { ...opts, sandboxdUp, ...(pod ? { eviction: evictionSeen(pass, pod) } : {}) });
-  return stage.kind === 'Running' ? {} : { stage };
+  const sandboxdUp = !podReady(pod) && pass.d.readiness.answered(pass.key, pod);
+  const stage = podStage(pod, { ...opts, sandboxdUp, eviction: evictionSeen(pass, pod) });
+  return stage.kind === 'Running' ? { found: pod } : { stage };
 }
 
 /** How soon a sandbox whose Pod the cluster refused tries again. */

@@ -6,6 +6,7 @@ import { Ingress, Service, cachedOf, ensure, remove } from './owned.ts';
 /**
  * A Service per forwarded port (and an Ingress when a preview domain is set); those of
  * ports no longer forwarded go. Read from the caches, so an unchanged sandbox costs nothing.
+ * The forwarded ports go to status.
  */
 export async function ensurePorts(pass: Pass): Promise<StepResult> {
   const { sandbox, namespace, name } = pass;
@@ -22,11 +23,11 @@ export async function ensurePorts(pass: Pass): Promise<StepResult> {
   for (const i of cachedOf(pass, Ingress))
     if (i.metadata?.name?.startsWith('pf-') && (!domain || !wanted.has(i.metadata.name)))
       await remove(pass, Ingress, i.metadata.name);
-  pass.forwardedPorts = ports.map((p) => ({
+  const forwardedPorts = ports.map((p) => ({
     port: p.port,
     protocol: p.protocol,
     internalUrl: internalUrl(name, namespace, p.port),
     ...(domain ? { previewUrl: previewUrl({ namespace, name }, p.port, domain) } : {}),
   }));
-  return {};
+  return { status: { forwardedPorts } };
 }

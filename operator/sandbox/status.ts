@@ -7,7 +7,7 @@ import {
   type Verdict,
 } from '../../core/index.ts';
 import { setCondition } from '../../kube/index.ts';
-import type { Pass } from './context.ts';
+import type { Pass, StatusPart } from './context.ts';
 
 /**
  * Writes the pass's status, only when it differs from the cached one (a pass that changed
@@ -19,8 +19,11 @@ export async function writeStatus(
   stepConditions: StepCondition[],
   /** The pass got as far as the Pod: `status.podName` names it. */
   hasPod: boolean,
+  /** What the steps found for status: forwarded ports, activity sandboxd reported. */
+  found: StatusPart,
 ): Promise<void> {
   const { sandbox } = pass;
+  const { forwardedPorts, ...activity } = found;
   const now = pass.d.now();
   const generation = sandbox.metadata.generation;
   let conditions: Condition[] | undefined = sandbox.status?.conditions;
@@ -40,10 +43,10 @@ export async function writeStatus(
     observedGeneration: generation,
     conditions,
     resolvedTemplate: `${sandbox.spec.templateRef.kind}/${sandbox.spec.templateRef.name}`,
-    forwardedPorts: pass.forwardedPorts ?? sandbox.status?.forwardedPorts ?? [],
+    forwardedPorts: forwardedPorts ?? sandbox.status?.forwardedPorts ?? [],
     ...(hasPod ? { podName: sandboxObjectsName(pass.sandbox) } : {}),
     ...(clonedFrom ? { clonedFrom } : {}),
-    ...pass.activity,
+    ...activity,
   };
   // Key order aside: the apiserver returns an object's keys sorted, this pass in its own order.
   const json = canonical(status);

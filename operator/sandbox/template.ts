@@ -1,13 +1,14 @@
-import type { SandboxTemplate } from '../../core/index.ts';
+import type { SandboxTemplate, SandboxTemplateSpec } from '../../core/index.ts';
 import { withPolicyDefaults } from '../manifests/index.ts';
-import type { Pass, StepResult } from './context.ts';
+import type { Found, Pass } from './context.ts';
 
 /**
  * The template the sandbox names, from the template informers (a template's change
  * reconciles the sandboxes that use it, so a missing one needs no polling), with the
- * governance policy's defaults (`defaultRuntimeClass`) applied.
+ * governance policy's defaults (`defaultRuntimeClass`) applied: the template every later
+ * step takes.
  */
-export function resolveTemplate(pass: Pass): StepResult {
+export function resolveTemplate(pass: Pass): Found<SandboxTemplateSpec> {
   const ref = pass.sandbox.spec.templateRef;
   const caches = pass.d.caches;
   const found = (
@@ -22,8 +23,8 @@ export function resolveTemplate(pass: Pass): StepResult {
       stage: { kind: 'TemplateNotFound', message },
     };
   }
-  pass.template = withPolicyDefaults(found.spec, pass.d.policies, pass.namespace);
   return {
+    found: withPolicyDefaults(found.spec, pass.d.policies, pass.namespace),
     conditions: [
       { type: 'TemplateResolved', ok: true, reason: 'Resolved', message: `${ref.kind}/${ref.name}` },
     ],

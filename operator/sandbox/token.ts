@@ -1,5 +1,6 @@
 import { SandboxPod, sandboxObjectsName } from '../../core/index.ts';
 import { tokenSecret } from '../manifests/index.ts';
+import type { Adopted } from '../warmpool/index.ts';
 import type { Pass, StepResult } from './context.ts';
 import { Pod, TokenSecret, ensure, remove } from './owned.ts';
 
@@ -8,10 +9,10 @@ import { Pod, TokenSecret, ensure, remove } from './owned.ts';
  * read needed to know it). A Secret holding another token (from before tokens were derived,
  * or an older key) is replaced, the Pod first, so the one created after it mounts the new one.
  */
-export async function ensureToken(pass: Pass): Promise<StepResult> {
+export async function ensureToken(pass: Pass, adopted: Adopted | undefined): Promise<StepResult> {
   // A member claimed in this pass brings its Secret: the claim moves it to the sandbox and
   // writes the sandbox's token into it (the caches show it a watch event later).
-  if (pass.adopted) return {};
+  if (adopted) return {};
   const token = await pass.d.locator.token(pass.namespace, pass.name, pass.sandbox.metadata.uid!);
   const encoded = Buffer.from(token).toString('base64');
   const body = tokenSecret(pass.sandbox, token);

@@ -1,30 +1,36 @@
-import { sandboxObjectsName, workspaceClaimName } from '../../core/index.ts';
+import { sandboxObjectsName, workspaceClaimName, type SandboxTemplateSpec } from '../../core/index.ts';
 import { workspaceClaim } from '../manifests/index.ts';
-import { templateOf, type Pass, type StepResult, type VolumeState } from './context.ts';
+import type { Adopted } from '../warmpool/index.ts';
+import type { Found, Pass, VolumeState } from './context.ts';
 import { Claim, cachedOwn, ensure } from './owned.ts';
 import { releaseCloneSnapshot } from './snapshot-retention.ts';
 
 /**
  * The workspace claim: created when missing; a clone's only once its VolumeSnapshot is
- * ready, and `Error` when it does not become ready in time. Its state goes to the Pod step.
+ * ready, and `Error` when it does not become ready in time. Its state goes to the Pod step
+ * (returned: the Pod step takes it).
  */
-export async function ensureVolume(pass: Pass): Promise<StepResult> {
+export async function ensureVolume(
+  pass: Pass,
+  template: SandboxTemplateSpec,
+  adopted: Adopted | undefined,
+): Promise<Found<VolumeState>> {
   const { sandbox, namespace } = pass;
   const snapshotName = sandbox.spec.cloneFromSnapshot;
   const claimName = workspaceClaimName(sandboxObjectsName(sandbox));
-  const adopted = pass.adopted?.claim;
   // A claim of the name that is not this sandbox's is a NameConflict, never its workspace;
   // a warm-pool member's claim becomes its own only through the claim (`adopted`).
   const existing =
-    cachedOwn(pass, Claim, claimName) ?? (adopted?.metadata?.name === claimName ? adopted : undefined);
+    cachedOwn(pass, Claim, claimName) ??
+    (adopted?.claim?.metadata?.name === claimName ? adopted.claim : undefined);
   const hydrating = `hydrating the workspace from VolumeSnapshot "${snapshotName}"`;
   const pending = snapshotName ? hydrating : `waiting for claim ${claimName} to bind`;
-  const volume = (v: VolumeState): StepResult => {
-    pass.volume = v;
+  const volume = (v: VolumeState): Found<VolumeState> => {
     const reason = v.bound ? 'Bound' : snapshotName ? 'Hydrating' : 'Pending';
     return {
       conditions: [{ type: 'VolumeReady', ok: v.bound, reason, message: v.message }],
       requeueMs: v.waitMs,
+      found: v,
     };
   };
   if (existing?.status?.phase === 'Bound') {
@@ -64,6 +70,6 @@ export async function ensureVolume(pass: Pass): Promise<StepResult> {
       : undefined;
     clone = { snapshot: snapshotName, storageClassName: source?.spec?.storageClassName };
   }
-  await ensure(pass, Claim, workspaceClaim(sandbox, templateOf(pass), clone));
+  await ensure(pass, Claim, workspaceClaim(sandbox, template, clone));
   return volume({ bound: false, message: pending });
 }

@@ -37,8 +37,10 @@ function operator(identity: string): Managed {
       ns.name,
       '--identity',
       identity,
+      // Long enough that a replica on a loaded machine keeps its Lease until it is killed
+      // (renewals a third of it apart); short enough that the next takes over soon after.
       '--lease-duration-seconds',
-      '3',
+      '10',
       '--sandboxd-image',
       'svc:test',
       '--snapshot-wait-seconds',
@@ -70,6 +72,64 @@ async function logs(): Promise<string> {
   return parts.join('\n').slice(-8_000);
 }
 
+/** How long the operator may take to start and write its first object on a loaded machine. */
+const FIRST_WRITE_MS = 90_000;
+
+/**
+ * Watches the Secrets of the test's namespace that match `selector`, calling `seen` with each
+ * one added until it returns true; resolves then, or rejects after `timeoutMs`. A watch ends
+ * on its own (client-node closes one after 30 s without an event; the apiserver closes
+ * them too), and an operator starting on a loaded machine may take longer than that to write
+ * anything: an ended watch is opened again from the last resourceVersion it delivered, so no
+ * event is missed or delivered twice. Resolves `ready` once the first watch is open.
+ */
+function secretsAdded(
+  selector: { fieldSelector?: string; labelSelector?: string },
+  seen: (obj: KubernetesObject) => boolean,
+  timeoutMs: number,
+): { ready: Promise<void>; done: Promise<void>; stop: () => void } {
+  const path = `/api/v1/namespaces/${ns.name}/secrets`;
+  let current: AbortController | undefined;
+  let stopped = false;
+  let settle!: { done: () => void; fail: (err: Error) => void };
+  const done = new Promise<void>((resolve, reject) => (settle = { done: resolve, fail: reject }));
+  const timer = setTimeout(
+    () => settle.fail(new Error(`no matching Secret within ${timeoutMs} ms (${JSON.stringify(selector)})`)),
+    timeoutMs,
+  );
+  const stop = () => {
+    stopped = true;
+    clearTimeout(timer);
+    current?.abort();
+  };
+  void done.then(stop, stop);
+  const open = async (resourceVersion: string): Promise<void> => {
+    let last = resourceVersion;
+    let gone = false;
+    current = await new Watch(ns.kc).watch(
+      path,
+      { ...selector, resourceVersion, allowWatchBookmarks: true },
+      (type: string, obj: KubernetesObject) => {
+        // An ERROR event (410 Gone): the version is too old to resume from.
+        if (type === 'ERROR') gone = true;
+        else last = obj.metadata?.resourceVersion ?? last;
+        if (type === 'ADDED' && seen(obj)) settle.done();
+      },
+      () => {
+        if (stopped) return;
+        // Resumed where it ended; after a 410, from a fresh list (its items checked first).
+        (gone ? list() : open(last)).catch((err: unknown) => settle.fail(err as Error));
+      },
+    );
+  };
+  const list = async (): Promise<void> => {
+    const found = await ns.core.listNamespacedSecret({ namespace: ns.name, ...selector });
+    for (const obj of found.items) if (seen(obj)) return settle.done();
+    await open(found.metadata!.resourceVersion!);
+  };
+  return { ready: list(), done, stop };
+}
+
 /** What the operator owns of Sandbox `name`, by kind: found by the label it puts on all of it. */
 async function owned(name: string) {
   const labelSelector = `svc.io/sandbox=${name}`;
@@ -92,32 +152,27 @@ describe('operator restart', () => {
     // Kill the first operator the moment the first object it creates for the Sandbox (the
     // sandboxd token Secret) is written, while it is still creating the rest.
     let killedAt: KubernetesObject | undefined;
-    let settle!: { done: () => void; fail: (err: Error) => void };
-    const killed = new Promise<void>((done, fail) => (settle = { done, fail }));
-    const watch = await new Watch(ns.kc).watch(
-      `/api/v1/namespaces/${ns.name}/secrets`,
+    const watch = secretsAdded(
       { fieldSelector: `metadata.name=${name}-sandboxd` },
-      (type: string, obj: KubernetesObject) => {
-        if (type !== 'ADDED' || killedAt) return;
+      (obj) => {
         first.child.kill('SIGKILL');
         killedAt = obj;
-        settle.done();
+        return true;
       },
-      (err: unknown) => {
-        if (!killedAt) settle.fail(new Error(`the Secret watch ended: ${String(err)}`));
-      },
+      FIRST_WRITE_MS,
     );
     try {
+      await watch.ready;
       await createSandbox(ns, name, { templateRef: { name: template } });
       await Promise.race([
-        killed,
+        watch.done,
         once(first.child, 'exit').then(async () => {
           if (!killedAt)
             throw new Error(`the first operator exited before creating anything:\n${await logs()}`);
         }),
       ]);
     } finally {
-      watch.abort();
+      watch.stop();
     }
     if (first.child.exitCode === null && first.child.signalCode === null) await once(first.child, 'exit');
     expect(first.child.signalCode).toBe('SIGKILL');
@@ -184,34 +239,29 @@ describe('operator restart', () => {
     const third = operator('third');
     // Killed once half of the token Secrets exist: the rest of the burst is mid-way.
     const secrets = new Set<string>();
-    let settle!: { done: () => void; fail: (err: Error) => void };
-    const killed = new Promise<void>((done, fail) => (settle = { done, fail }));
-    const watch = await new Watch(ns.kc).watch(
-      `/api/v1/namespaces/${ns.name}/secrets`,
+    const watch = secretsAdded(
       { labelSelector: 'svc.io/sandbox' },
-      (type: string, obj: KubernetesObject) => {
+      (obj) => {
         const owner = obj.metadata?.labels?.['svc.io/sandbox'] ?? '';
-        if (type !== 'ADDED' || !owner.startsWith('many-') || secrets.size >= 10) return;
+        if (!owner.startsWith('many-') || secrets.size >= 10) return false;
         secrets.add(owner);
-        if (secrets.size === 10) {
-          third.child.kill('SIGKILL');
-          settle.done();
-        }
+        if (secrets.size < 10) return false;
+        third.child.kill('SIGKILL');
+        return true;
       },
-      (err: unknown) => {
-        if (secrets.size < 10) settle.fail(new Error(`the Secret watch ended: ${String(err)}`));
-      },
+      FIRST_WRITE_MS,
     );
     try {
+      await watch.ready;
       await Promise.all(names.map((name) => createSandbox(ns, name, { templateRef: { name: template } })));
       await Promise.race([
-        killed,
+        watch.done,
         once(third.child, 'exit').then(async () => {
           if (secrets.size < 10) throw new Error(`the operator exited early:\n${await logs()}`);
         }),
       ]);
     } finally {
-      watch.abort();
+      watch.stop();
     }
     if (third.child.exitCode === null && third.child.signalCode === null) await once(third.child, 'exit');
     expect(third.child.signalCode).toBe('SIGKILL');
