@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/svc-dev/svc/sandboxd/internal/activity"
+	"github.com/svc-dev/svc/sandboxd/internal/archive"
 	"github.com/svc-dev/svc/sandboxd/internal/auth"
 	"github.com/svc-dev/svc/sandboxd/internal/files"
 	"github.com/svc-dev/svc/sandboxd/internal/logs"
@@ -43,7 +44,7 @@ func TestEveryRouteIsInTheDocument(t *testing.T) {
 	registry := runs.NewRegistry(time.Second, 1, nil, reaper)
 	terms := terminal.New(time.Second, nil, reaper, dir)
 	s := &Server{Authorized: func(string) bool { return true }, Tokens: auth.NewGate("test-token-0123456789"),
-		Files: &files.Server{Workspace: dir}, Runs: &runs.Server{Runs: registry}, Logs: &logs.Server{}, Terminals: terms,
+		Files: &files.Server{Workspace: dir}, Archive: &archive.Server{Workspace: dir}, Runs: &runs.Server{Runs: registry}, Logs: &logs.Server{}, Terminals: terms,
 		Watch: activity.New(activity.NewMeter(dir, time.Hour), registry, terms)}
 	_, plain := s.routes()
 	_, upgrades := s.upgradeRoutes()

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/svc-dev/svc/sandboxd/internal/activity"
+	"github.com/svc-dev/svc/sandboxd/internal/archive"
 	"github.com/svc-dev/svc/sandboxd/internal/auth"
 	"github.com/svc-dev/svc/sandboxd/internal/files"
 	"github.com/svc-dev/svc/sandboxd/internal/logs"
@@ -126,7 +127,7 @@ func goldenServer(t *testing.T) (http.Handler, string) {
 	tokens := auth.NewGate(goldenToken)
 	terms := terminal.New(time.Second, os.Environ(), reaper, dir)
 	watch := activity.New(activity.NewMeter(dir, time.Hour), registry, terms)
-	srv := &Server{Authorized: tokens.Authorized, Tokens: tokens, Files: &files.Server{Workspace: dir}, Runs: &runs.Server{Runs: registry, Keepalive: time.Hour},
+	srv := &Server{Authorized: tokens.Authorized, Tokens: tokens, Files: &files.Server{Workspace: dir}, Archive: &archive.Server{Workspace: dir}, Runs: &runs.Server{Runs: registry, Keepalive: time.Hour},
 		Logs: &logs.Server{Ring: logs.NewRing(logs.KeptBytes), Keepalive: time.Hour}, Terminals: terms, Watch: watch}
 	return watch.Wrap(srv), dir
 }

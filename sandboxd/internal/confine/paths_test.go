@@ -1,19 +1,22 @@
-package files
+package confine_test
 
 import (
 	"errors"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/svc-dev/svc/sandboxd/internal/confine"
+	"github.com/svc-dev/svc/sandboxd/internal/confine/confinetest"
 )
 
 func TestResolveInside(t *testing.T) {
 	dir := t.TempDir()
 	root := filepath.Join(dir, "workspace")
-	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
-	must(t, os.MkdirAll(filepath.Join(dir, "elsewhere"), 0o755))
-	must(t, os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(root, "out")))
-	must(t, os.Symlink(filepath.Join(root, "sub"), filepath.Join(root, "in")))
+	confinetest.Must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	confinetest.Must(t, os.MkdirAll(filepath.Join(dir, "elsewhere"), 0o755))
+	confinetest.Must(t, os.Symlink(filepath.Join(dir, "elsewhere"), filepath.Join(root, "out")))
+	confinetest.Must(t, os.Symlink(filepath.Join(root, "sub"), filepath.Join(root, "in")))
 	cases := []struct {
 		name, path string
 		want       string // "" when refused
@@ -33,26 +36,19 @@ func TestResolveInside(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			b := openTest(t, root)
-			rel, err := resolveInside(b, c.path)
+			b := confinetest.Open(t, root)
+			rel, err := confine.ResolveInside(b, c.path)
 			got := filepath.Join(root, rel)
 			if c.want == "" {
-				var refused *pathRefused
+				var refused *confine.PathRefused
 				if !errors.As(err, &refused) {
-					t.Fatalf("resolveInside(%q) = %q, %v; want a refusal", c.path, got, err)
+					t.Fatalf("confine.ResolveInside(%q) = %q, %v; want a refusal", c.path, got, err)
 				}
 				return
 			}
 			if err != nil || got != c.want {
-				t.Fatalf("resolveInside(%q) = %q, %v; want %q", c.path, got, err, c.want)
+				t.Fatalf("confine.ResolveInside(%q) = %q, %v; want %q", c.path, got, err, c.want)
 			}
 		})
-	}
-}
-
-func must(t *testing.T, err error) {
-	t.Helper()
-	if err != nil {
-		t.Fatal(err)
 	}
 }
