@@ -55,8 +55,7 @@ func (s *Server) ServeArchive(w http.ResponseWriter, r *http.Request) {
 		err = confine.Refuse(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not served on /archive")
 	}
 	if err != nil {
-		_, _ = io.Copy(io.Discard, r.Body)
-		confine.WriteError(w, err)
+		confine.WriteError(w, r, err)
 	}
 }
 
@@ -68,15 +67,11 @@ func (s *Server) downloadArchive(w http.ResponseWriter, requested, format string
 	if kinds[format] == "" {
 		return confine.Refuse(http.StatusBadRequest, "bad_request", "format must be zip, tar or tar.gz")
 	}
-	b, err := confine.Open(s.Workspace)
+	b, rel, err := confine.OpenExisting(s.Workspace, requested, true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	rel, err := confine.ResolveExisting(b, requested, true)
-	if err != nil {
-		return err
-	}
 	fd, err := b.OpenAt(b.FD(), rel, unix.O_PATH|unix.O_DIRECTORY, 0)
 	if errors.Is(err, syscall.ENOTDIR) {
 		return confine.Refuse(http.StatusBadRequest, "not_a_directory", requested+" is not a folder")

@@ -5,7 +5,10 @@ import (
 	"archive/zip"
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"io"
+	"io/fs"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,6 +16,7 @@ import (
 	"time"
 
 	"github.com/svc-dev/svc/sandboxd/internal/confine/confinetest"
+	"github.com/svc-dev/svc/sandboxd/internal/identity"
 )
 
 type tarEntry struct {
@@ -189,5 +193,63 @@ func TestZipKeepsLinksAndModes(t *testing.T) {
 	}
 	if got["x.sh"].Perm() != 0o755 || got["l"]&os.ModeSymlink == 0 || got["a.txt"].Perm() != 0o644 {
 		t.Fatalf("entries %v", got)
+	}
+}
+
+// These tests drive the handler (the API's own door), so they say what a caller can do,
+// whatever the code below it does; files' race_test.go races its doors the same way.
+
+func TestSymlinkRaceWritesNothingOutside(t *testing.T) {
+	root, outside, stop := confinetest.Race(t)
+	s := &Server{Workspace: root}
+	tarBody := string(makeTar(t, false,
+		tarEntry{name: "x/t.txt", typeflag: '0', body: "tar"},
+		tarEntry{name: "y", typeflag: '5', mode: 0o755}))
+	confinetest.RaceWrites(t, outside, stop, map[string]func(i int) int{
+		"PUT /archive": func(i int) int {
+			return confinetest.ServeOne(s.ServeArchive, "PUT", fmt.Sprintf("/archive?path=%s/race/a%d", root, i), tarBody)
+		},
+	})
+}
+
+func TestSetuidAndSetgidAreCleared(t *testing.T) {
+	root, _ := confinetest.Workspace(t)
+	s := &Server{Workspace: root}
+	tarBody := string(makeTar(t, false,
+		tarEntry{name: "d/", typeflag: '5', mode: 0o2775},
+		tarEntry{name: "shared/", typeflag: '5', mode: 0o1777},
+		tarEntry{name: "d/tar.sh", typeflag: '0', body: "x", mode: 0o6755}))
+	if code := confinetest.ServeOne(s.ServeArchive, "PUT", "/archive?path="+root+"/x", tarBody); code != http.StatusOK {
+		t.Fatalf("PUT /archive: %d", code)
+	}
+	cases := map[string]fs.FileMode{
+		"x/d":        0o775,
+		"x/d/tar.sh": 0o755,
+		"x/shared":   0o777 | fs.ModeSticky, // sticky only guards a folder's entries: kept
+	}
+	for rel, want := range cases {
+		info, err := os.Lstat(filepath.Join(root, rel))
+		confinetest.Must(t, err)
+		if got := info.Mode() & (fs.ModePerm | fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); got != want {
+			t.Errorf("%s: mode %v, want %v", rel, got, want)
+		}
+	}
+}
+
+func TestExtractedEntriesBelongToTheOwner(t *testing.T) {
+	confinetest.AsRoot(t)
+	root := t.TempDir()
+	own := identity.New(1000, 1001, "/nonexistent", root)
+	// A folder, a file, a link.
+	tarball := makeTar(t, false,
+		tarEntry{name: "x/", typeflag: tar.TypeDir, mode: 0o750},
+		tarEntry{name: "x/f", typeflag: tar.TypeReg, body: "f", mode: 0o644},
+		tarEntry{name: "x/l", typeflag: tar.TypeSymlink, link: "f"})
+	_, err := extractArchive(root, own, root, bytes.NewReader(tarball))
+	confinetest.Must(t, err)
+	for _, p := range []string{"x", "x/f", "x/l"} {
+		if uid, gid := confinetest.OwnerOf(t, filepath.Join(root, p)); uid != 1000 || gid != 1001 {
+			t.Errorf("%s belongs to %d:%d", p, uid, gid)
+		}
 	}
 }

@@ -2,6 +2,7 @@ package confine
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"net/http"
 	"path/filepath"
@@ -55,16 +56,41 @@ func CheckRequested(root, requested string, allowRoot bool) (string, error) {
 	return target, nil
 }
 
+// OpenExisting opens the workspace root and resolves requested in it as ResolveExisting
+// does; the caller closes the root when there is no error.
+func OpenExisting(workspace, requested string, allowRoot bool) (*Root, string, error) {
+	b, err := Open(workspace)
+	if err != nil {
+		return nil, "", err
+	}
+	rel, err := ResolveExisting(b, requested, allowRoot)
+	if err != nil {
+		b.Close()
+		return nil, "", err
+	}
+	return b, rel, nil
+}
+
+// resolveRequested checks requested and follows its links beneath the root (its last entry's
+// too when followLast); a link that leads out is the caller's refusal.
+func resolveRequested(b *Root, requested string, allowRoot, followLast bool) (Resolved, error) {
+	target, err := CheckRequested(b.root, requested, allowRoot)
+	if err != nil {
+		return Resolved{}, err
+	}
+	r, err := b.Resolve(requested, b.RelOf(target), followLast)
+	if err != nil {
+		return Resolved{}, AsRefusal(err)
+	}
+	return r, nil
+}
+
 // ResolveExisting is where an existing path really is, relative to the root, links followed
 // beneath it: refused when a link leads outside, 404 when nothing is there.
 func ResolveExisting(b *Root, requested string, allowRoot bool) (string, error) {
-	target, err := CheckRequested(b.root, requested, allowRoot)
+	r, err := resolveRequested(b, requested, allowRoot, true)
 	if err != nil {
 		return "", err
-	}
-	r, err := b.Resolve(requested, b.RelOf(target), true)
-	if err != nil {
-		return "", AsRefusal(err)
 	}
 	if !r.Exists {
 		return "", &Refusal{http.StatusNotFound, "not_found", requested + " does not exist"}
@@ -78,13 +104,9 @@ func ResolveExisting(b *Root, requested string, allowRoot bool) (string, error) 
 // ResolveForWrite is where requested may be created or replaced, relative to the root: the
 // path itself when it is not a link, or the link's destination when that is inside root.
 func ResolveForWrite(b *Root, requested string) (string, error) {
-	target, err := CheckRequested(b.root, requested, false)
+	r, err := resolveRequested(b, requested, false, false)
 	if err != nil {
 		return "", err
-	}
-	r, err := b.Resolve(requested, b.RelOf(target), false)
-	if err != nil {
-		return "", AsRefusal(err)
 	}
 	if info, err := b.Lstat(requested, r.Rel); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		return ResolveExisting(b, requested, false)
@@ -101,9 +123,11 @@ func AsRefusal(err error) error {
 	return err
 }
 
-// WriteError answers err: a refusal with its own status and code, the errors of the
-// filesystem a caller can act on with theirs, anything else a 500.
-func WriteError(w http.ResponseWriter, err error) {
+// WriteError answers r with err: a refusal with its own status and code, the errors of the
+// filesystem a caller can act on with theirs, anything else a 500. Whatever the caller still
+// sends is read first, so it sees the answer.
+func WriteError(w http.ResponseWriter, r *http.Request, err error) {
+	_, _ = io.Copy(io.Discard, r.Body)
 	var fe *Refusal
 	var refused *PathRefused
 	switch {
@@ -128,4 +152,39 @@ func WriteError(w http.ResponseWriter, err error) {
 // IsNoSpace reports whether err is the workspace volume (or the user's quota) full.
 func IsNoSpace(err error) bool {
 	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
+}
+
+// PathRefused is a request path that may not be written: outside the workspace, relative,
+// or through a link out.
+type PathRefused struct{ path, why string }
+
+func (e *PathRefused) Error() string { return e.path + ": " + e.why }
+
+// Inside reports whether target lies strictly below root (both clean and absolute).
+func Inside(root, target string) bool {
+	rel, err := filepath.Rel(root, target)
+	return err == nil && rel != "." && rel != ".." && !strings.HasPrefix(rel, "../") && !filepath.IsAbs(rel)
+}
+
+// ResolveInside returns where requested may be written, relative to the workspace root, or a
+// *PathRefused. The path must be absolute and lexically inside the root (`..` cannot climb
+// out), and the links on the way to its folder must stay inside once followed (beneath.go
+// reads them beneath the root). The path returned keeps those links: the open that writes
+// it is the one the kernel confines.
+func ResolveInside(b *Root, requested string) (string, error) {
+	if !filepath.IsAbs(requested) {
+		return "", &PathRefused{requested, "must be an absolute path"}
+	}
+	if strings.ContainsRune(requested, 0) {
+		return "", &PathRefused{requested, "must not contain NUL"}
+	}
+	target := filepath.Clean(requested)
+	if !Inside(b.root, target) {
+		return "", &PathRefused{requested, "must be inside " + b.root}
+	}
+	rel := b.RelOf(target)
+	if _, err := b.Resolve(requested, rel, false); err != nil {
+		return "", err
+	}
+	return rel, nil
 }

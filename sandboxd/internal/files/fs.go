@@ -174,22 +174,16 @@ func (s *Server) ServeFS(w http.ResponseWriter, r *http.Request) {
 		err = confine.Refuse(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not served on /fs")
 	}
 	if err != nil {
-		// Whatever the caller still sends is read, so it sees the answer.
-		_, _ = io.Copy(io.Discard, r.Body)
-		confine.WriteError(w, err)
+		confine.WriteError(w, r, err)
 	}
 }
 
 func (s *Server) readPath(w http.ResponseWriter, r *http.Request, requested string) error {
-	b, err := confine.Open(s.Workspace)
+	b, rel, err := confine.OpenExisting(s.Workspace, requested, true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	rel, err := confine.ResolveExisting(b, requested, true)
-	if err != nil {
-		return err
-	}
 	// O_NONBLOCK: a FIFO swapped in is answered not_a_file, not waited on forever.
 	f, err := b.OpenFile(requested, rel, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {

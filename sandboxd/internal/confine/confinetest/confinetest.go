@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -121,6 +122,36 @@ const (
 	RaceOps  = 1500
 	RaceTime = 3 * time.Second
 )
+
+// RaceWrites runs the writers (each one door, called with 0, 1, … and answering a status)
+// at once against the racer of Race, each for RaceOps calls or RaceTime, then stops the
+// racer: nothing may be in outside, and some write must have landed inside, or the race
+// proved nothing.
+func RaceWrites(t testing.TB, outside string, stop func(), writers map[string]func(i int) int) {
+	t.Helper()
+	var wg sync.WaitGroup
+	var ok atomic.Int64
+	deadline := time.Now().Add(RaceTime)
+	for name, write := range writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < RaceOps && time.Now().Before(deadline); i++ {
+				if code := write(i); code < 300 {
+					ok.Add(1)
+				}
+			}
+			t.Logf("%s: done", name)
+		}()
+	}
+	wg.Wait()
+	stop()
+	AssertEmpty(t, outside)
+	if ok.Load() == 0 {
+		t.Fatal("no write succeeded at all: the race proved nothing")
+	}
+	t.Logf("%d writes landed inside", ok.Load())
+}
 
 // AssertEmpty fails when anything at all is in dir.
 func AssertEmpty(t testing.TB, dir string) {
