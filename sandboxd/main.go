@@ -24,6 +24,7 @@ import (
 	"time"
 
 	"github.com/svc-dev/svc/sandboxd/internal/activity"
+	"github.com/svc-dev/svc/sandboxd/internal/archive"
 	"github.com/svc-dev/svc/sandboxd/internal/auth"
 	"github.com/svc-dev/svc/sandboxd/internal/files"
 	"github.com/svc-dev/svc/sandboxd/internal/identity"
@@ -212,6 +213,7 @@ func serve(args []string) int {
 	usage := activity.NewMeter(c.workspace, time.Second)
 	watched := activity.New(usage, registry, terms)
 	srv := &routes.Server{Authorized: tokens.Authorized, Tokens: tokens, Files: &files.Server{Workspace: c.workspace, Owner: own},
+		Archive:   &archive.Server{Workspace: c.workspace, Owner: own},
 		Runs:      &runs.Server{Runs: registry, Keepalive: c.keepalive},
 		Logs:      &logs.Server{Ring: output, Keepalive: c.keepalive},
 		Terminals: terms, Watch: watched}

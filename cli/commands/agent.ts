@@ -7,6 +7,7 @@ import { CliError, ExitCode } from '../errors.ts';
 import type { Invocation } from '../main.ts';
 import { paint, useColour } from '../output.ts';
 import { openSession } from '../session.ts';
+import { cancelOnCtrlC } from './ctrl-c.ts';
 
 interface ConfigureFile {
   path: string;
@@ -107,34 +108,17 @@ export async function invoke(
     const { printDetached } = await import('./runs.ts');
     return printDetached(name, run);
   }
-  const disconnect = new AbortController();
-  let invokeId: string | undefined;
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted || invokeId === undefined) {
-      // Before the run started (or a second Ctrl-C): disconnecting ends it.
-      interrupted = true;
-      disconnect.abort();
-      return;
-    }
-    interrupted = true;
-    process.stderr.write(`\ncanceling invoke ${invokeId}…\n`);
-    client.cancelInvoke(name, invokeId).catch((err: unknown) => {
-      process.stderr.write(`cancel failed (${(err as Error).message}); disconnecting\n`);
-      disconnect.abort();
-    });
-  };
-  process.on('SIGINT', onSigint);
+  const ctrlC = cancelOnCtrlC((id) => client.cancelInvoke(name, id), 'invoke');
   try {
     const query = inv.opts.timeout ? `?timeout=${encodeURIComponent(inv.opts.timeout)}` : '';
     const stream = query
-      ? await invokeWithTimeout(client, name, input, query, disconnect.signal)
-      : await client.invokeSandbox(name, input, { signal: disconnect.signal });
+      ? await invokeWithTimeout(client, name, input, query, ctrlC.signal)
+      : await client.invokeSandbox(name, input, { signal: ctrlC.signal });
     for await (const e of stream) {
       switch (e.event) {
         case 'start':
-          invokeId = e.data.invokeId;
-          if (inv.opts.showId || process.stderr.isTTY) process.stderr.write(`invoke ${invokeId}\n`);
+          ctrlC.started(e.data.invokeId);
+          if (inv.opts.showId || process.stderr.isTTY) process.stderr.write(`invoke ${e.data.invokeId}\n`);
           break;
         case 'log':
           (e.data.stream === 'stderr' ? process.stderr : process.stdout).write(e.data.data);
@@ -143,24 +127,24 @@ export async function invoke(
           process.stderr.write(`error: ${e.data.message} (${e.data.code})\n`);
           break;
         case 'exit':
-          if (e.data.reason !== 'completed' || interrupted) {
+          if (e.data.reason !== 'completed' || ctrlC.interrupted) {
             process.stderr.write(`invoke ${e.data.invokeId} ${e.data.reason}: exit ${e.data.exitCode}\n`);
           }
-          if (interrupted) return ExitCode.interrupted;
+          if (ctrlC.interrupted) return ExitCode.interrupted;
           // -1 (killed, canceled, timed out) is no exit status a shell knows: 1.
           return e.data.exitCode >= 0 && e.data.exitCode <= 255 ? e.data.exitCode : ExitCode.error;
       }
     }
-    if (interrupted) return ExitCode.interrupted;
+    if (ctrlC.interrupted) return ExitCode.interrupted;
     throw new CliError('the invoke’s stream ended without an exit event');
   } catch (err) {
-    if (interrupted) {
-      process.stderr.write(`invoke ${invokeId ?? '(not started)'} canceled: exit -1\n`);
+    if (ctrlC.interrupted) {
+      process.stderr.write(`invoke ${ctrlC.runId ?? '(not started)'} canceled: exit -1\n`);
       return ExitCode.interrupted;
     }
     throw err;
   } finally {
-    process.off('SIGINT', onSigint);
+    ctrlC.stop();
   }
 }
 

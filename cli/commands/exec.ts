@@ -2,6 +2,7 @@
 import { CliError, ExitCode } from '../errors.ts';
 import type { Invocation } from '../main.ts';
 import { openSession } from '../session.ts';
+import { cancelOnCtrlC } from './ctrl-c.ts';
 
 async function readStdin(): Promise<string | undefined> {
   if (process.stdin.isTTY) return undefined;
@@ -43,19 +44,7 @@ export async function exec(
     const { printDetached } = await import('./runs.ts');
     return printDetached(name, await client.execSandbox(name, body, { detach: true }));
   }
-  const disconnect = new AbortController();
-  let invokeId: string | undefined;
-  let interrupted = false;
-  const onSigint = () => {
-    if (interrupted || invokeId === undefined) {
-      interrupted = true;
-      disconnect.abort();
-      return;
-    }
-    interrupted = true;
-    client.cancelExec(name, invokeId).catch(() => disconnect.abort());
-  };
-  process.on('SIGINT', onSigint);
+  const ctrlC = cancelOnCtrlC((id) => client.cancelExec(name, id));
   try {
     const stream = await client.execSandboxStream(
       name,
@@ -66,27 +55,27 @@ export async function exec(
         ...(env ? { env } : {}),
         ...(inv.opts.timeout ? { timeout: inv.opts.timeout } : {}),
       },
-      { signal: disconnect.signal },
+      { signal: ctrlC.signal },
     );
     for await (const e of stream) {
-      if (e.event === 'start') invokeId = e.data.invokeId;
+      if (e.event === 'start') ctrlC.started(e.data.invokeId);
       else if (e.event === 'log')
         (e.data.stream === 'stderr' ? process.stderr : process.stdout).write(e.data.data);
       else if (e.event === 'error') process.stderr.write(`error: ${e.data.message} (${e.data.code})\n`);
       else {
-        if (interrupted) return ExitCode.interrupted;
+        if (ctrlC.interrupted) return ExitCode.interrupted;
         if (e.data.reason !== 'completed')
           process.stderr.write(`exec ${e.data.reason}: exit ${e.data.exitCode}\n`);
         return e.data.exitCode >= 0 && e.data.exitCode <= 255 ? e.data.exitCode : ExitCode.error;
       }
     }
-    if (interrupted) return ExitCode.interrupted;
+    if (ctrlC.interrupted) return ExitCode.interrupted;
     throw new CliError('the exec’s stream ended without an exit event');
   } catch (err) {
-    if (interrupted) return ExitCode.interrupted;
+    if (ctrlC.interrupted) return ExitCode.interrupted;
     throw err;
   } finally {
-    process.off('SIGINT', onSigint);
+    ctrlC.stop();
   }
 }
 

@@ -1,5 +1,27 @@
 // Refusals as people read them: the API's message, its error code and each violation code.
+import { useState } from 'preact/hooks';
 import { ApiError, ForbiddenError } from '../../clients/typescript/index.ts';
+
+/**
+ * What a button or form does: `act` runs it, `busy` while it runs (to disable the button),
+ * its failure kept in `error` for an ErrorBox and cleared when it runs again.
+ */
+export function useAction() {
+  const [error, setError] = useState<unknown>();
+  const [busy, setBusy] = useState(false);
+  const act = async (what: () => Promise<unknown>): Promise<void> => {
+    setBusy(true);
+    setError(undefined);
+    try {
+      await what();
+    } catch (err) {
+      setError(err);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, setError, busy, act };
+}
 
 export function ErrorBox({ error }: { error: unknown }) {
   if (error === undefined || error === null) return null;

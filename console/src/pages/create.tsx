@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Schemas } from '../../../clients/typescript/index.ts';
-import { ErrorBox } from '../errors.tsx';
+import { ErrorBox, useAction } from '../errors.tsx';
 import type { Session } from '../main.tsx';
 import { go, href } from '../router.ts';
 
@@ -19,8 +19,7 @@ export function CreatePage({ session }: { session: Session }) {
   const [idleTimeout, setIdleTimeout] = useState('');
   const [runtimeClass, setRuntimeClass] = useState('');
   const [policy, setPolicy] = useState<RuntimePolicy>({});
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, act } = useAction();
   useEffect(() => {
     session.client
       .listTemplates()
@@ -43,9 +42,7 @@ export function CreatePage({ session }: { session: Session }) {
   const templateClass = (typeof own === 'string' ? own : policy.defaultRuntimeClass) ?? 'node default';
   const submit = async (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
-    try {
+    await act(async () => {
       const created = await session.client.createSandbox({
         name: name.trim(),
         mode,
@@ -55,11 +52,7 @@ export function CreatePage({ session }: { session: Session }) {
         ...(runtimeClass ? { runtimeClassName: runtimeClass } : {}),
       });
       go(href.sandbox(created.metadata.name));
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <>

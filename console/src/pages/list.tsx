@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import type { Sandbox } from '../../../clients/typescript/index.ts';
 import { Badge, phaseOf } from '../components.tsx';
-import { ErrorBox } from '../errors.tsx';
+import { ErrorBox, useAction } from '../errors.tsx';
 import type { Session } from '../main.tsx';
 import { go, href } from '../router.ts';
 import { useSandboxes } from '../watch.ts';
@@ -71,20 +71,8 @@ function Row({ session, sandbox }: { session: Session; sandbox: Sandbox }) {
 export function Actions({ session, sandbox }: { session: Session; sandbox: Sandbox }) {
   const name = sandbox.metadata.name;
   const phase = phaseOf(sandbox);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { error, busy, act } = useAction();
   const [confirming, setConfirming] = useState(false);
-  const act = async (what: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await what();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
   const { client } = session;
   return (
     <div class="actions">

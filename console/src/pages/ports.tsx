@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import type { Sandbox } from '../../../clients/typescript/index.ts';
-import { ErrorBox } from '../errors.tsx';
+import { ErrorBox, useAction } from '../errors.tsx';
 import type { Session } from '../main.tsx';
 
 /** Forwarded ports (from the sandbox's status, kept live) and their preview links. */
@@ -8,19 +8,7 @@ export function PortsTab({ session, sandbox }: { session: Session; sandbox: Sand
   const name = sandbox.metadata.name;
   const ports = sandbox.status?.forwardedPorts ?? [];
   const [port, setPort] = useState('');
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
-  const run = async (what: () => Promise<unknown>) => {
-    setBusy(true);
-    setError(undefined);
-    try {
-      await what();
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { error, busy, act: run } = useAction();
   return (
     <>
       <form

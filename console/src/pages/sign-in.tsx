@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { ErrorBox } from '../errors.tsx';
+import { ErrorBox, useAction } from '../errors.tsx';
 import { startOidc, type OidcConfig } from '../oidc.ts';
 import { clientFor, type Credential } from '../session.ts';
 
@@ -7,8 +7,7 @@ import { clientFor, type Credential } from '../session.ts';
 export function SignIn({ onSignedIn }: { onSignedIn: (c: Credential) => void }) {
   const [key, setKey] = useState('');
   const [oidc, setOidc] = useState<OidcConfig | null>(null);
-  const [error, setError] = useState<unknown>();
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, act } = useAction();
   useEffect(() => {
     fetch('/console/config.json')
       .then((r) => r.json() as Promise<{ oidc: OidcConfig | null }>)
@@ -17,17 +16,11 @@ export function SignIn({ onSignedIn }: { onSignedIn: (c: Credential) => void }) 
   }, []);
   const submit = async (e: Event) => {
     e.preventDefault();
-    setBusy(true);
-    setError(undefined);
     const credential: Credential = { kind: 'key', value: key.trim() };
-    try {
+    await act(async () => {
       await clientFor(credential).listSandboxes({ limit: 1 });
       onSignedIn(credential);
-    } catch (err) {
-      setError(err);
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <main id="main" class="sign-in">

@@ -1,13 +1,11 @@
-// Package files is the workspace's file API: atomic batches (PUT /files), single paths
-// (/fs: list, read, write, delete, mkdir, move) and archives (/archive: zip, tar, tar.gz down,
-// tar and tar.gz up). Every path is confined to the workspace by beneath.go, one confinement
-// the three share (their refusals, checks and writes), which is why they are one package.
+// Package files is the workspace's file API: atomic batches (PUT /files) and single paths
+// (/fs: list, read, write, delete, mkdir, move). Every path is confined to the workspace by
+// package confine, which the archive API (package archive) shares: the same checks, writes
+// and refusals.
 package files
 
 import (
 	"bufio"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -18,6 +16,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/svc-dev/svc/sandboxd/internal/confine"
 	"github.com/svc-dev/svc/sandboxd/internal/identity"
 	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
@@ -90,26 +89,11 @@ func parseManifest(line []byte) ([]fileEntry, error) {
 			if *f.Mode < 0 || *f.Mode > 0o7777 || *f.Mode != float64(int64(*f.Mode)) {
 				return nil, bad("mode must be an integer from 0 to 0o7777")
 			}
-			e.mode, e.hasMode = unixMode(int64(*f.Mode)), true
+			e.mode, e.hasMode = confine.UnixMode(int64(*f.Mode)), true
 		}
 		out = append(out, e)
 	}
 	return out, nil
-}
-
-// unixMode turns the numeric st_mode permission bits into Go's FileMode bits.
-func unixMode(m int64) os.FileMode {
-	mode := os.FileMode(m & 0o777)
-	if m&0o4000 != 0 {
-		mode |= os.ModeSetuid
-	}
-	if m&0o2000 != 0 {
-		mode |= os.ModeSetgid
-	}
-	if m&0o1000 != 0 {
-		mode |= os.ModeSticky
-	}
-	return mode
 }
 
 // checkConfigureLimits returns the spec's violations (codes and messages), in its order.
@@ -153,15 +137,15 @@ func writeFiles(root string, own *identity.Owner, body io.Reader) (int, error) {
 	if codes, messages := checkConfigureLimits(files); len(codes) > 0 {
 		return 0, &filesRefused{message: strings.Join(messages, "; "), codes: codes}
 	}
-	b, err := openBeneath(root)
+	b, err := confine.Open(root)
 	if err != nil {
 		return 0, err
 	}
 	defer b.Close()
-	b.owner = own
+	b.Owner = own
 	targets := make([]string, len(files))
 	for i, f := range files {
-		if targets[i], err = resolveInside(b, f.path); err != nil {
+		if targets[i], err = confine.ResolveInside(b, f.path); err != nil {
 			return 0, err
 		}
 	}
@@ -180,12 +164,12 @@ func writeFiles(root string, own *identity.Owner, body io.Reader) (int, error) {
 		return 0, err
 	}
 	for i, f := range files {
-		dir, name, err := b.parentOf(f.path, targets[i], true)
+		dir, name, err := b.ParentOf(f.path, targets[i], true)
 		if err != nil {
 			return fail(err)
 		}
-		temp := ".svc-tmp-" + randomHex(6)
-		fd, err := b.openat(dir, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, unixPerm(safeMode(f.mode)))
+		temp := ".svc-tmp-" + confine.RandomHex(6)
+		fd, err := b.OpenAt(dir, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, confine.UnixPerm(confine.SafeMode(f.mode)))
 		if err != nil {
 			unix.Close(dir)
 			return fail(&os.PathError{Op: "create", Path: f.path, Err: err})
@@ -194,10 +178,10 @@ func writeFiles(root string, own *identity.Owner, body io.Reader) (int, error) {
 		out := os.NewFile(uintptr(fd), f.path)
 		n, err := io.CopyN(out, r, f.size)
 		if err == nil && f.hasMode {
-			err = out.Chmod(safeMode(f.mode))
+			err = out.Chmod(confine.SafeMode(f.mode))
 		}
 		if err == nil {
-			err = b.owner.Claim(fd)
+			err = b.Owner.Claim(fd)
 		}
 		if cerr := out.Close(); err == nil {
 			err = cerr
@@ -223,18 +207,12 @@ func writeFiles(root string, own *identity.Owner, body io.Reader) (int, error) {
 	return len(targets), nil
 }
 
-func randomHex(n int) string {
-	b := make([]byte, n)
-	_, _ = rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
 func (s *Server) PutFiles(w http.ResponseWriter, r *http.Request) {
 	written, err := writeFiles(s.Workspace, s.Owner, r.Body)
 	// Read what is left, so the client's request completes and it sees the answer.
 	_, _ = io.Copy(io.Discard, r.Body)
 	var refused *filesRefused
-	var path *pathRefused
+	var path *confine.PathRefused
 	switch {
 	case err == nil:
 		wire.WriteJSON(w, http.StatusOK, map[string]int{"written": written})

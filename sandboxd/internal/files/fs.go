@@ -11,98 +11,20 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/svc-dev/svc/sandboxd/internal/confine"
 	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
 // The file API (`/fs?path=…`): list, read, write, delete, mkdir and move, confined to the
 // workspace. Every path is checked before anything is touched: absolute, no `..` segment,
 // inside the workspace, and inside it still once symbolic links are followed; then every
-// open, listing and change goes through beneath.go, relative to a directory fd of the root,
+// open, listing and change goes through package confine, relative to a directory fd of the root,
 // where the kernel keeps it beneath that root whatever changed since the check.
-
-// copyBufferBytes is the one buffer a transfer uses: memory stays flat however large the file.
-const copyBufferBytes = 256 * 1024
-
-// fsError is a refusal with its HTTP status and error code.
-type fsError struct {
-	status int
-	code   string
-	msg    string
-}
-
-func (e *fsError) Error() string { return e.msg }
-
-func outside(path, why string) error {
-	return &fsError{http.StatusBadRequest, "path_outside_workspace", path + ": " + why}
-}
-
-// checkRequested refuses what is not an absolute, `..`-free path inside root (root itself
-// only when allowRoot), before the filesystem is asked anything.
-func checkRequested(root, requested string, allowRoot bool) (string, error) {
-	if requested == "" {
-		return "", &fsError{http.StatusBadRequest, "bad_request", "path is required"}
-	}
-	if !filepath.IsAbs(requested) {
-		return "", outside(requested, "must be an absolute path")
-	}
-	if strings.ContainsRune(requested, 0) {
-		return "", outside(requested, "must not contain NUL")
-	}
-	for _, seg := range strings.Split(requested, "/") {
-		if seg == ".." {
-			return "", outside(requested, "must not contain ..")
-		}
-	}
-	target := filepath.Clean(requested)
-	root = filepath.Clean(root)
-	if !(inside(root, target) || (allowRoot && target == root)) {
-		return "", outside(requested, "must be inside "+root)
-	}
-	return target, nil
-}
-
-// resolveExisting is where an existing path really is, relative to the root, links followed
-// beneath it: refused when a link leads outside, 404 when nothing is there.
-func resolveExisting(b *beneath, requested string, allowRoot bool) (string, error) {
-	target, err := checkRequested(b.root, requested, allowRoot)
-	if err != nil {
-		return "", err
-	}
-	r, err := b.resolve(requested, b.relOf(target), true)
-	if err != nil {
-		return "", asFsError(err)
-	}
-	if !r.exists {
-		return "", &fsError{http.StatusNotFound, "not_found", requested + " does not exist"}
-	}
-	if r.rel == "." && !allowRoot {
-		return "", outside(requested, "resolves to "+b.root+" itself")
-	}
-	return r.rel, nil
-}
-
-// resolveForWrite is where requested may be created or replaced, relative to the root: the
-// path itself when it is not a link, or the link's destination when that is inside root.
-func resolveForWrite(b *beneath, requested string) (string, error) {
-	target, err := checkRequested(b.root, requested, false)
-	if err != nil {
-		return "", err
-	}
-	r, err := b.resolve(requested, b.relOf(target), false)
-	if err != nil {
-		return "", asFsError(err)
-	}
-	if info, err := b.lstat(requested, r.rel); err == nil && info.Mode()&fs.ModeSymlink != 0 {
-		return resolveExisting(b, requested, false)
-	}
-	return r.rel, nil
-}
 
 // entry is a path whose own entry is acted on (delete, move): the folder it is in, opened
 // beneath the root (links followed), and its name there, which may be a link.
@@ -113,35 +35,27 @@ type entry struct {
 }
 
 // resolveEntry opens requested's folder beneath the root; the caller closes e.dir.
-func resolveEntry(b *beneath, requested string) (entry, error) {
-	target, err := checkRequested(b.root, requested, false)
+func resolveEntry(b *confine.Root, requested string) (entry, error) {
+	target, err := confine.CheckRequested(b.Root(), requested, false)
 	if err != nil {
 		return entry{}, err
 	}
-	dir, name, err := b.parentOf(requested, b.relOf(target), false)
+	dir, name, err := b.ParentOf(requested, b.RelOf(target), false)
 	if errors.Is(err, fs.ErrNotExist) {
-		return entry{}, &fsError{http.StatusNotFound, "not_found", requested + " does not exist"}
+		return entry{}, confine.Refuse(http.StatusNotFound, "not_found", requested+" does not exist")
 	}
 	if err != nil {
-		return entry{}, asFsError(err)
+		return entry{}, confine.AsRefusal(err)
 	}
-	info, err := lstatAt(dir, name)
+	info, err := confine.LstatAt(dir, name)
 	if err != nil {
 		unix.Close(dir)
 		if errors.Is(err, fs.ErrNotExist) {
-			return entry{}, &fsError{http.StatusNotFound, "not_found", requested + " does not exist"}
+			return entry{}, confine.Refuse(http.StatusNotFound, "not_found", requested+" does not exist")
 		}
 		return entry{}, err
 	}
 	return entry{dir, name, info}, nil
-}
-
-func asFsError(err error) error {
-	var refused *pathRefused
-	if errors.As(err, &refused) {
-		return outside(refused.path, refused.why)
-	}
-	return err
 }
 
 // listEntry is one entry of a folder listing, in the API's shape.
@@ -171,7 +85,7 @@ func listDir(shown string, dir *os.File) (listing, error) {
 	sort.Strings(names)
 	out := listing{Path: shown, Entries: make([]listEntry, 0, len(names))}
 	for _, name := range names {
-		info, err := lstatAt(fd, name)
+		info, err := confine.LstatAt(fd, name)
 		if err != nil {
 			continue // gone since the folder was read
 		}
@@ -242,21 +156,6 @@ func lsMode(m os.FileMode) string {
 	return string(b)
 }
 
-// unixPerm is the numeric permission bits (with setuid, setgid, sticky) of a FileMode.
-func unixPerm(m os.FileMode) uint32 {
-	out := uint32(m.Perm())
-	if m&os.ModeSetuid != 0 {
-		out |= 0o4000
-	}
-	if m&os.ModeSetgid != 0 {
-		out |= 0o2000
-	}
-	if m&os.ModeSticky != 0 {
-		out |= 0o1000
-	}
-	return out
-}
-
 // serveFS is `/fs?path=…`: GET lists or reads, PUT writes, DELETE removes, POST mkdir or move.
 func (s *Server) ServeFS(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
@@ -272,53 +171,21 @@ func (s *Server) ServeFS(w http.ResponseWriter, r *http.Request) {
 	case http.MethodPost:
 		err = s.postPath(w, r, requested)
 	default:
-		err = &fsError{http.StatusMethodNotAllowed, "method_not_allowed", r.Method + " is not served on /fs"}
+		err = confine.Refuse(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not served on /fs")
 	}
 	if err != nil {
-		// Whatever the caller still sends is read, so it sees the answer.
-		_, _ = io.Copy(io.Discard, r.Body)
-		writeFsError(w, err)
+		confine.WriteError(w, r, err)
 	}
-}
-
-func writeFsError(w http.ResponseWriter, err error) {
-	var fe *fsError
-	var refused *pathRefused
-	switch {
-	case errors.As(err, &fe):
-		wire.WriteJSON(w, fe.status, wire.Error(fe.code, fe.msg))
-	case errors.As(err, &refused):
-		wire.WriteJSON(w, http.StatusBadRequest, wire.Error("path_outside_workspace", refused.Error()))
-	case errors.Is(err, fs.ErrNotExist):
-		// Gone between the lookup and the open (another process deleted it).
-		wire.WriteJSON(w, http.StatusNotFound, wire.Error("not_found", err.Error()))
-	case isNoSpace(err):
-		wire.WriteJSON(w, http.StatusInsufficientStorage, wire.Error("insufficient_storage", "the workspace volume is full: "+err.Error()))
-	case errors.Is(err, fs.ErrPermission):
-		wire.WriteJSON(w, http.StatusForbidden, wire.Error("permission_denied", err.Error()))
-	case errors.Is(err, syscall.ENOTDIR):
-		wire.WriteJSON(w, http.StatusConflict, wire.Error("not_a_directory", err.Error()))
-	default:
-		wire.WriteJSON(w, http.StatusInternalServerError, wire.Error("internal", err.Error()))
-	}
-}
-
-func isNoSpace(err error) bool {
-	return errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT)
 }
 
 func (s *Server) readPath(w http.ResponseWriter, r *http.Request, requested string) error {
-	b, err := openBeneath(s.Workspace)
+	b, rel, err := confine.OpenExisting(s.Workspace, requested, true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	rel, err := resolveExisting(b, requested, true)
-	if err != nil {
-		return err
-	}
 	// O_NONBLOCK: a FIFO swapped in is answered not_a_file, not waited on forever.
-	f, err := b.open(requested, rel, unix.O_RDONLY|unix.O_NONBLOCK)
+	f, err := b.OpenFile(requested, rel, unix.O_RDONLY|unix.O_NONBLOCK)
 	if err != nil {
 		return err
 	}
@@ -336,7 +203,7 @@ func (s *Server) readPath(w http.ResponseWriter, r *http.Request, requested stri
 		return nil
 	}
 	if !info.Mode().IsRegular() {
-		return &fsError{http.StatusBadRequest, "not_a_file", requested + " is neither a file nor a folder"}
+		return confine.Refuse(http.StatusBadRequest, "not_a_file", requested+" is neither a file nor a folder")
 	}
 	h := w.Header()
 	h.Set("content-type", "application/octet-stream")
@@ -354,9 +221,9 @@ func parseMode(text string) (os.FileMode, bool, error) {
 	}
 	m, err := strconv.ParseUint(text, 8, 32)
 	if err != nil || m > 0o7777 {
-		return 0, false, &fsError{http.StatusBadRequest, "bad_request", "mode must be octal permission bits, such as 0644 or 0755"}
+		return 0, false, confine.Refuse(http.StatusBadRequest, "bad_request", "mode must be octal permission bits, such as 0644 or 0755")
 	}
-	return unixMode(int64(m)), true, nil
+	return confine.UnixMode(int64(m)), true, nil
 }
 
 type written struct {
@@ -370,25 +237,25 @@ func (s *Server) writePath(w http.ResponseWriter, r *http.Request, requested, mo
 	if err != nil {
 		return err
 	}
-	b, err := openBeneath(s.Workspace)
+	b, err := confine.Open(s.Workspace)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	b.owner = s.Owner
-	rel, err := resolveForWrite(b, requested)
+	b.Owner = s.Owner
+	rel, err := confine.ResolveForWrite(b, requested)
 	if err != nil {
 		return err
 	}
-	dir, name, err := b.parentOf(requested, rel, true)
+	dir, name, err := b.ParentOf(requested, rel, true)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(dir)
 	existed := false
-	if info, err := lstatAt(dir, name); err == nil {
+	if info, err := confine.LstatAt(dir, name); err == nil {
 		if info.IsDir() {
-			return &fsError{http.StatusConflict, "is_a_directory", requested + " is a folder"}
+			return confine.Refuse(http.StatusConflict, "is_a_directory", requested+" is a folder")
 		}
 		existed = true
 		if !hasMode {
@@ -397,7 +264,7 @@ func (s *Server) writePath(w http.ResponseWriter, r *http.Request, requested, mo
 	} else if !hasMode {
 		mode = 0o644
 	}
-	size, sum, err := b.writeAt(dir, name, r.Body, mode, time.Time{})
+	size, sum, err := b.WriteAt(dir, name, r.Body, mode, time.Time{})
 	if err != nil {
 		return err
 	}
@@ -411,9 +278,9 @@ func (s *Server) writePath(w http.ResponseWriter, r *http.Request, requested, mo
 
 func (s *Server) deletePath(w http.ResponseWriter, requested, recursive string) error {
 	if recursive != "" && recursive != "true" && recursive != "false" {
-		return &fsError{http.StatusBadRequest, "bad_request", "recursive must be true or false"}
+		return confine.Refuse(http.StatusBadRequest, "bad_request", "recursive must be true or false")
 	}
-	b, err := openBeneath(s.Workspace)
+	b, err := confine.Open(s.Workspace)
 	if err != nil {
 		return err
 	}
@@ -425,11 +292,11 @@ func (s *Server) deletePath(w http.ResponseWriter, requested, recursive string) 
 	defer unix.Close(e.dir)
 	switch {
 	case e.info.IsDir() && recursive == "true":
-		err = b.removeAllAt(e.dir, e.name) // never follows links: a link inside goes, not what it points at
+		err = b.RemoveAllAt(e.dir, e.name) // never follows links: a link inside goes, not what it points at
 	case e.info.IsDir():
 		err = unix.Unlinkat(e.dir, e.name, unix.AT_REMOVEDIR)
 		if errors.Is(err, syscall.ENOTEMPTY) || errors.Is(err, syscall.EEXIST) {
-			return &fsError{http.StatusConflict, "directory_not_empty", requested + " is a folder with entries: add ?recursive=true"}
+			return confine.Refuse(http.StatusConflict, "directory_not_empty", requested+" is a folder with entries: add ?recursive=true")
 		}
 	default:
 		err = unix.Unlinkat(e.dir, e.name, 0)
@@ -451,57 +318,57 @@ func (s *Server) postPath(w http.ResponseWriter, r *http.Request, requested stri
 		To *string `json:"to"`
 	}
 	if json.Unmarshal(line, &op) != nil {
-		return &fsError{http.StatusBadRequest, "bad_request", `the body must be {"op":"mkdir"} or {"op":"move","to":"/workspace/…"}`}
+		return confine.Refuse(http.StatusBadRequest, "bad_request", `the body must be {"op":"mkdir"} or {"op":"move","to":"/workspace/…"}`)
 	}
 	if op.Op != "mkdir" && op.Op != "move" {
-		return &fsError{http.StatusBadRequest, "bad_request", `op must be "mkdir" or "move"`}
+		return confine.Refuse(http.StatusBadRequest, "bad_request", `op must be "mkdir" or "move"`)
 	}
-	b, err := openBeneath(s.Workspace)
+	b, err := confine.Open(s.Workspace)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	b.owner = s.Owner
+	b.Owner = s.Owner
 	if op.Op == "mkdir" {
-		rel, err := resolveForWrite(b, requested)
+		rel, err := confine.ResolveForWrite(b, requested)
 		if err != nil {
 			return err
 		}
-		if info, err := b.stat(requested, rel); err == nil {
+		if info, err := b.Stat(requested, rel); err == nil {
 			if !info.IsDir() {
-				return &fsError{http.StatusConflict, "already_exists", requested + " exists and is not a folder"}
+				return confine.Refuse(http.StatusConflict, "already_exists", requested+" exists and is not a folder")
 			}
 			wire.WriteJSON(w, http.StatusOK, map[string]string{"path": filepath.Clean(requested)})
 			return nil
 		}
-		if err := b.mkdirAll(requested, rel); err != nil {
+		if err := b.MkdirAll(requested, rel); err != nil {
 			return err
 		}
 		wire.WriteJSON(w, http.StatusCreated, map[string]string{"path": filepath.Clean(requested)})
 		return nil
 	}
 	if op.To == nil {
-		return &fsError{http.StatusBadRequest, "bad_request", "to is required for a move"}
+		return confine.Refuse(http.StatusBadRequest, "bad_request", "to is required for a move")
 	}
 	from, err := resolveEntry(b, requested)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(from.dir)
-	to, err := checkRequested(b.root, *op.To, false)
+	to, err := confine.CheckRequested(b.Root(), *op.To, false)
 	if err != nil {
 		return err
 	}
-	toDir, toName, err := b.parentOf(*op.To, b.relOf(to), false)
+	toDir, toName, err := b.ParentOf(*op.To, b.RelOf(to), false)
 	if errors.Is(err, fs.ErrNotExist) { // its folder is missing: nothing there to clash with
-		toDir, toName, err = b.parentOf(*op.To, b.relOf(to), true)
+		toDir, toName, err = b.ParentOf(*op.To, b.RelOf(to), true)
 	}
 	if err != nil {
-		return asFsError(err)
+		return confine.AsRefusal(err)
 	}
 	defer unix.Close(toDir)
-	if _, err := lstatAt(toDir, toName); err == nil {
-		return &fsError{http.StatusConflict, "already_exists", *op.To + " already exists"}
+	if _, err := confine.LstatAt(toDir, toName); err == nil {
+		return confine.Refuse(http.StatusConflict, "already_exists", *op.To+" already exists")
 	}
 	// RENAME_NOREPLACE: an entry made since the look above is not replaced either. A volume
 	// that does not know the flag answers EINVAL, and the plain rename then says what it means.
@@ -511,9 +378,9 @@ func (s *Server) postPath(w http.ResponseWriter, r *http.Request, requested stri
 	}
 	switch {
 	case errors.Is(err, syscall.EEXIST):
-		return &fsError{http.StatusConflict, "already_exists", *op.To + " already exists"}
+		return confine.Refuse(http.StatusConflict, "already_exists", *op.To+" already exists")
 	case errors.Is(err, syscall.EINVAL):
-		return &fsError{http.StatusBadRequest, "bad_request", "a folder cannot move inside itself"}
+		return confine.Refuse(http.StatusBadRequest, "bad_request", "a folder cannot move inside itself")
 	case err != nil:
 		return &os.PathError{Op: "rename", Path: requested, Err: err}
 	}

@@ -8,15 +8,6 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"time"
-
-	"github.com/svc-dev/svc/sandboxd/internal/activity"
-	"github.com/svc-dev/svc/sandboxd/internal/auth"
-	"github.com/svc-dev/svc/sandboxd/internal/files"
-	"github.com/svc-dev/svc/sandboxd/internal/logs"
-	"github.com/svc-dev/svc/sandboxd/internal/proc"
-	"github.com/svc-dev/svc/sandboxd/internal/runs"
-	"github.com/svc-dev/svc/sandboxd/internal/terminal"
 )
 
 // openapi.json describes every route sandboxd serves, and nothing it does not: each pattern
@@ -38,13 +29,7 @@ func TestEveryRouteIsInTheDocument(t *testing.T) {
 		}
 	}
 
-	dir := t.TempDir()
-	reaper := proc.NewReaper()
-	registry := runs.NewRegistry(time.Second, 1, nil, reaper)
-	terms := terminal.New(time.Second, nil, reaper, dir)
-	s := &Server{Authorized: func(string) bool { return true }, Tokens: auth.NewGate("test-token-0123456789"),
-		Files: &files.Server{Workspace: dir}, Runs: &runs.Server{Runs: registry}, Logs: &logs.Server{}, Terminals: terms,
-		Watch: activity.New(activity.NewMeter(dir, time.Hour), registry, terms)}
+	s := wiredServer(t.TempDir())
 	_, plain := s.routes()
 	_, upgrades := s.upgradeRoutes()
 	for _, pattern := range append(plain, upgrades...) {

@@ -10,6 +10,7 @@ import (
 	"sync"
 
 	"github.com/svc-dev/svc/sandboxd/internal/activity"
+	"github.com/svc-dev/svc/sandboxd/internal/archive"
 	"github.com/svc-dev/svc/sandboxd/internal/auth"
 	"github.com/svc-dev/svc/sandboxd/internal/files"
 	"github.com/svc-dev/svc/sandboxd/internal/logs"
@@ -25,6 +26,7 @@ import (
 type Server struct {
 	Authorized func(string) bool
 	Files      *files.Server
+	Archive    *archive.Server
 	Runs       *runs.Server
 	Template   *template.Process // nil without a template command
 	Logs       *logs.Server
@@ -78,7 +80,7 @@ func (s *Server) routes() (*http.ServeMux, []string) {
 	on("GET /logs", decoded, s.authed(s.Logs.ServeLogs))
 	on("PUT /limits", asSent|bare, s.authed(s.Runs.PutLimits))
 	on("/fs", asSent, s.authed(s.Files.ServeFS))
-	on("/archive", asSent, s.authed(s.Files.ServeArchive))
+	on("/archive", asSent, s.authed(s.Archive.ServeArchive))
 	on("PUT /token", asSent|bare, s.authed(s.Tokens.ServeToken))
 	if s.Watch != nil {
 		on("GET /usage", decoded, s.authed(s.Watch.ServeUsage))

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/svc-dev/svc/sandboxd/internal/activity"
+	"github.com/svc-dev/svc/sandboxd/internal/archive"
 	"github.com/svc-dev/svc/sandboxd/internal/auth"
 	"github.com/svc-dev/svc/sandboxd/internal/files"
 	"github.com/svc-dev/svc/sandboxd/internal/logs"
@@ -121,14 +122,20 @@ func goldenServer(t *testing.T) (http.Handler, string) {
 	must(t, os.MkdirAll(filepath.Join(dir, "d"), 0o755))
 	must(t, os.WriteFile(filepath.Join(dir, "a.txt"), []byte("a\n"), 0o644))
 	must(t, os.WriteFile(filepath.Join(dir, "d", "e.txt"), []byte("e\n"), 0o644))
+	srv := wiredServer(dir)
+	return srv.Watch.Wrap(srv), dir
+}
+
+// wiredServer is every part of sandboxd's HTTP surface, as main wires them, on the
+// workspace dir (the golden token its only one).
+func wiredServer(dir string) *Server {
 	reaper := proc.NewReaper()
 	registry := runs.NewRegistry(time.Second, 2, os.Environ(), reaper)
 	tokens := auth.NewGate(goldenToken)
 	terms := terminal.New(time.Second, os.Environ(), reaper, dir)
 	watch := activity.New(activity.NewMeter(dir, time.Hour), registry, terms)
-	srv := &Server{Authorized: tokens.Authorized, Tokens: tokens, Files: &files.Server{Workspace: dir}, Runs: &runs.Server{Runs: registry, Keepalive: time.Hour},
+	return &Server{Authorized: tokens.Authorized, Tokens: tokens, Files: &files.Server{Workspace: dir}, Archive: &archive.Server{Workspace: dir}, Runs: &runs.Server{Runs: registry, Keepalive: time.Hour},
 		Logs: &logs.Server{Ring: logs.NewRing(logs.KeptBytes), Keepalive: time.Hour}, Terminals: terms, Watch: watch}
-	return watch.Wrap(srv), dir
 }
 
 var volatileJSON = regexp.MustCompile(`"(at|lastActiveAt|startedAt|endedAt|durationMs|modifiedAt|sha256|cores|throttledSeconds|workingSetBytes|limitBytes|limitCores|usedBytes|freeBytes|totalBytes|processes|cgroup|invokeId)":("[^"]*"|[0-9.e+-]+|true|false|null)`)

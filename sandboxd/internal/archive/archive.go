@@ -1,4 +1,8 @@
-package files
+// Package archive is the workspace's archive API (`/archive?path=…`): GET streams a zip, tar
+// or tar.gz of a folder, PUT extracts a tar or tar.gz into one. Built on Go's archive/zip,
+// archive/tar and compress/gzip, so nothing depends on the tools the image happens to have.
+// Every entry is read or written through package confine, as the file API's paths are.
+package archive
 
 import (
 	"archive/tar"
@@ -20,17 +24,21 @@ import (
 
 	"golang.org/x/sys/unix"
 
+	"github.com/svc-dev/svc/sandboxd/internal/confine"
 	"github.com/svc-dev/svc/sandboxd/internal/identity"
 	"github.com/svc-dev/svc/sandboxd/internal/wire"
 )
 
-// Archives of a workspace folder (`/archive?path=…`): GET streams a zip, tar or tar.gz of it,
-// PUT extracts a tar or tar.gz into it. Built on Go's archive/zip, archive/tar and
-// compress/gzip, so nothing depends on the tools the image happens to have.
-
 // maxArchiveEntries bounds what the validating pass remembers of an upload.
 const maxArchiveEntries = 500_000
 
+// Server serves the archive API on one workspace.
+type Server struct {
+	Workspace string
+	Owner     *identity.Owner // who owns what is extracted; nil: sandboxd's own user
+}
+
+// ServeArchive is `/archive?path=…`: GET downloads (`format=zip|tar|tar.gz`), PUT extracts.
 func (s *Server) ServeArchive(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	var err error
@@ -44,11 +52,10 @@ func (s *Server) ServeArchive(w http.ResponseWriter, r *http.Request) {
 			wire.WriteJSON(w, http.StatusOK, res)
 		}
 	default:
-		err = &fsError{http.StatusMethodNotAllowed, "method_not_allowed", r.Method + " is not served on /archive"}
+		err = confine.Refuse(http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not served on /archive")
 	}
 	if err != nil {
-		_, _ = io.Copy(io.Discard, r.Body)
-		writeFsError(w, err)
+		confine.WriteError(w, r, err)
 	}
 }
 
@@ -58,22 +65,18 @@ func (s *Server) downloadArchive(w http.ResponseWriter, requested, format string
 	}
 	kinds := map[string]string{"zip": "application/zip", "tar": "application/x-tar", "tar.gz": "application/gzip"}
 	if kinds[format] == "" {
-		return &fsError{http.StatusBadRequest, "bad_request", "format must be zip, tar or tar.gz"}
+		return confine.Refuse(http.StatusBadRequest, "bad_request", "format must be zip, tar or tar.gz")
 	}
-	b, err := openBeneath(s.Workspace)
+	b, rel, err := confine.OpenExisting(s.Workspace, requested, true)
 	if err != nil {
 		return err
 	}
 	defer b.Close()
-	rel, err := resolveExisting(b, requested, true)
-	if err != nil {
-		return err
-	}
-	fd, err := b.openat(b.fd, rel, unix.O_PATH|unix.O_DIRECTORY, 0)
+	fd, err := b.OpenAt(b.FD(), rel, unix.O_PATH|unix.O_DIRECTORY, 0)
 	if errors.Is(err, syscall.ENOTDIR) {
-		return &fsError{http.StatusBadRequest, "not_a_directory", requested + " is not a folder"}
+		return confine.Refuse(http.StatusBadRequest, "not_a_directory", requested+" is not a folder")
 	} else if err != nil {
-		return b.pathErr("open", requested, err)
+		return b.PathErr("open", requested, err)
 	}
 	defer unix.Close(fd)
 	name := filepath.Base(filepath.Clean(requested))
@@ -100,15 +103,15 @@ func (s *Server) downloadArchive(w http.ResponseWriter, requested, format string
 }
 
 // writeTar writes the folder dir (an fd opened beneath the root) as a tar; every entry is
-// read relative to the folder it is in (beneath.go's walkAt), links as links.
-func writeTar(out io.Writer, b *beneath, dir int) error {
+// read relative to the folder it is in (confine's WalkAt), links as links.
+func writeTar(out io.Writer, b *confine.Root, dir int) error {
 	tw := tar.NewWriter(out)
-	buf := make([]byte, copyBufferBytes)
-	err := b.walkAt(dir, "", func(name string, dirfd int, base string, info os.FileInfo) error {
+	buf := make([]byte, confine.CopyBufferBytes)
+	err := b.WalkAt(dir, "", func(name string, dirfd int, base string, info os.FileInfo) error {
 		link := ""
 		switch {
 		case info.Mode()&fs.ModeSymlink != 0:
-			target, err := readlinkAt(dirfd, base)
+			target, err := confine.ReadlinkAt(dirfd, base)
 			if err != nil {
 				return err
 			}
@@ -133,7 +136,7 @@ func writeTar(out io.Writer, b *beneath, dir int) error {
 		if !info.Mode().IsRegular() {
 			return nil
 		}
-		return b.copyFileTo(tw, dirfd, base, hdr.Size, buf)
+		return copyFileTo(b, tw, dirfd, base, hdr.Size, buf)
 	})
 	if err != nil {
 		return err
@@ -141,10 +144,10 @@ func writeTar(out io.Writer, b *beneath, dir int) error {
 	return tw.Close()
 }
 
-func writeZip(out io.Writer, b *beneath, dir int) error {
+func writeZip(out io.Writer, b *confine.Root, dir int) error {
 	zw := zip.NewWriter(out)
-	buf := make([]byte, copyBufferBytes)
-	err := b.walkAt(dir, "", func(name string, dirfd int, base string, info os.FileInfo) error {
+	buf := make([]byte, confine.CopyBufferBytes)
+	err := b.WalkAt(dir, "", func(name string, dirfd int, base string, info os.FileInfo) error {
 		isLink := info.Mode()&fs.ModeSymlink != 0
 		if !isLink && !info.IsDir() && !info.Mode().IsRegular() {
 			return nil
@@ -166,7 +169,7 @@ func writeZip(out io.Writer, b *beneath, dir int) error {
 		}
 		if isLink {
 			// A zip keeps a link as an entry with the link mode whose content is its target.
-			target, err := readlinkAt(dirfd, base)
+			target, err := confine.ReadlinkAt(dirfd, base)
 			if err != nil {
 				return err
 			}
@@ -176,7 +179,7 @@ func writeZip(out io.Writer, b *beneath, dir int) error {
 		if info.IsDir() {
 			return nil
 		}
-		return b.copyFileTo(entry, dirfd, base, info.Size(), buf)
+		return copyFileTo(b, entry, dirfd, base, info.Size(), buf)
 	})
 	if err != nil {
 		return err
@@ -187,8 +190,8 @@ func writeZip(out io.Writer, b *beneath, dir int) error {
 // copyFileTo copies exactly size bytes of the file name in the folder dirfd (the size its
 // header announced, should the file have changed since). O_NOFOLLOW: a link swapped in is an
 // error, never followed; O_NONBLOCK: a FIFO swapped in is not waited on.
-func (b *beneath) copyFileTo(out io.Writer, dirfd int, name string, size int64, buf []byte) error {
-	fd, err := b.openat(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
+func copyFileTo(b *confine.Root, out io.Writer, dirfd int, name string, size int64, buf []byte) error {
+	fd, err := b.OpenAt(dirfd, name, unix.O_RDONLY|unix.O_NOFOLLOW|unix.O_NONBLOCK, 0)
 	if err != nil {
 		return &os.PathError{Op: "open", Path: name, Err: err}
 	}
@@ -228,7 +231,7 @@ type archiveEntry struct {
 }
 
 func refusedEntry(name, why string) error {
-	return &fsError{http.StatusBadRequest, "path_outside_workspace", "archive entry " + name + ": " + why}
+	return confine.Refuse(http.StatusBadRequest, "path_outside_workspace", "archive entry "+name+": "+why)
 }
 
 // extractArchive writes a tar or tar.gz into the folder requested (created if missing). The
@@ -237,31 +240,31 @@ func refusedEntry(name, why string) error {
 // are written like a PUT (temporary sibling, then rename), folders' modes and times are set
 // last (so a read-only folder can still be filled), links last but one.
 func extractArchive(root string, own *identity.Owner, requested string, body io.Reader) (extracted, error) {
-	b, err := openBeneath(root)
+	b, err := confine.Open(root)
 	if err != nil {
 		return extracted{}, err
 	}
 	defer b.Close()
-	b.owner = own
-	target, err := checkRequested(b.root, requested, true)
+	b.Owner = own
+	target, err := confine.CheckRequested(b.Root(), requested, true)
 	if err != nil {
 		return extracted{}, err
 	}
-	d, err := b.resolve(requested, b.relOf(target), true)
+	d, err := b.Resolve(requested, b.RelOf(target), true)
 	if err != nil {
-		return extracted{}, asFsError(err)
+		return extracted{}, confine.AsRefusal(err)
 	}
-	dest := d.rel // links on the way followed: every entry is named relative to it
-	if info, err := b.stat(requested, dest); err == nil && !info.IsDir() {
-		return extracted{}, &fsError{http.StatusConflict, "not_a_directory", requested + " exists and is not a folder"}
+	dest := d.Rel // links on the way followed: every entry is named relative to it
+	if info, err := b.Stat(requested, dest); err == nil && !info.IsDir() {
+		return extracted{}, confine.Refuse(http.StatusConflict, "not_a_directory", requested+" exists and is not a folder")
 	}
-	spoolName := ".svc-archive-" + randomHex(6)
-	fd, err := b.openat(b.fd, spoolName, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o600)
+	spoolName := ".svc-archive-" + confine.RandomHex(6)
+	fd, err := b.OpenAt(b.FD(), spoolName, unix.O_RDWR|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
-		return extracted{}, &os.PathError{Op: "create", Path: b.abs(spoolName), Err: err}
+		return extracted{}, &os.PathError{Op: "create", Path: b.Abs(spoolName), Err: err}
 	}
 	spool := os.NewFile(uintptr(fd), spoolName)
-	defer unix.Unlinkat(b.fd, spoolName, 0)
+	defer unix.Unlinkat(b.FD(), spoolName, 0)
 	defer spool.Close()
 
 	// Pass 1: spool and validate.
@@ -295,13 +298,13 @@ func extractArchive(root string, own *identity.Owner, requested string, body io.
 		i++
 		switch e.typeflag {
 		case tar.TypeDir:
-			err = b.extractDir(relOf(e.name))
+			err = extractDir(b, relOf(e.name))
 			dirs = append(dirs, e)
 		case tar.TypeReg:
 			var dir int
 			var name string
-			if dir, name, err = b.parentOf(e.name, relOf(e.name), true); err == nil {
-				_, _, err = b.writeAt(dir, name, tr, e.mode, e.modTime)
+			if dir, name, err = b.ParentOf(e.name, relOf(e.name), true); err == nil {
+				_, _, err = b.WriteAt(dir, name, tr, e.mode, e.modTime)
 				unix.Close(dir)
 			}
 			res.Files++
@@ -314,7 +317,7 @@ func extractArchive(root string, own *identity.Owner, requested string, body io.
 		}
 	}
 	for _, e := range links {
-		if err := b.extractLink(e, relOf(e.name), relOf(e.linkname)); err != nil {
+		if err := extractLink(b, e, relOf(e.name), relOf(e.linkname)); err != nil {
 			return res, err
 		}
 		res.Files++
@@ -322,7 +325,7 @@ func extractArchive(root string, own *identity.Owner, requested string, body io.
 	// Deepest first, so setting a parent's time is the last change inside it.
 	sort.Slice(dirs, func(a, b int) bool { return dirs[a].name > dirs[b].name })
 	for _, e := range dirs {
-		if err := b.settleDir(relOf(e.name), e.mode, e.modTime); err != nil {
+		if err := settleDir(b, relOf(e.name), e.mode, e.modTime); err != nil {
 			return res, err
 		}
 	}
@@ -331,25 +334,25 @@ func extractArchive(root string, own *identity.Owner, requested string, body io.
 
 // extractDir makes the folder rel, replacing a link of that name (a link is never a folder
 // an archive writes through).
-func (b *beneath) extractDir(rel string) error {
-	dir, name, err := b.parentOf(rel, rel, true)
+func extractDir(b *confine.Root, rel string) error {
+	dir, name, err := b.ParentOf(rel, rel, true)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(dir)
-	if info, err := lstatAt(dir, name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
+	if info, err := confine.LstatAt(dir, name); err == nil && info.Mode()&fs.ModeSymlink != 0 {
 		if err := unix.Unlinkat(dir, name, 0); err != nil {
 			return &os.PathError{Op: "remove", Path: rel, Err: err}
 		}
 	}
 	err = unix.Mkdirat(dir, name, 0o755)
 	if err == nil {
-		err = b.owner.ClaimNew(dir, name, unix.S_IFDIR)
+		err = b.Owner.ClaimNew(dir, name, unix.S_IFDIR)
 	}
 	if err != nil && err != unix.EEXIST {
 		return &os.PathError{Op: "mkdir", Path: rel, Err: err}
 	}
-	if info, err := lstatAt(dir, name); err != nil || !info.IsDir() {
+	if info, err := confine.LstatAt(dir, name); err != nil || !info.IsDir() {
 		return &os.PathError{Op: "mkdir", Path: rel, Err: syscall.ENOTDIR}
 	}
 	return nil
@@ -357,25 +360,25 @@ func (b *beneath) extractDir(rel string) error {
 
 // extractLink makes the symbolic or hard link e at rel, replacing what is there but a folder;
 // a hard link's source (linkRel) is found beneath the root too, and never followed.
-func (b *beneath) extractLink(e archiveEntry, rel, linkRel string) error {
-	dir, name, err := b.parentOf(rel, rel, true)
+func extractLink(b *confine.Root, e archiveEntry, rel, linkRel string) error {
+	dir, name, err := b.ParentOf(rel, rel, true)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(dir)
-	if info, err := lstatAt(dir, name); err == nil && !info.IsDir() {
+	if info, err := confine.LstatAt(dir, name); err == nil && !info.IsDir() {
 		if err := unix.Unlinkat(dir, name, 0); err != nil {
 			return &os.PathError{Op: "remove", Path: rel, Err: err}
 		}
 	}
 	if e.typeflag == tar.TypeSymlink {
 		if err = unix.Symlinkat(e.linkname, dir, name); err == nil {
-			err = b.owner.ClaimNew(dir, name, unix.S_IFLNK)
+			err = b.Owner.ClaimNew(dir, name, unix.S_IFLNK)
 		}
 	} else { // a hard link is a second name of a file already there: its owner stays
 		var src int
 		var srcName string
-		if src, srcName, err = b.parentOf(linkRel, linkRel, false); err != nil {
+		if src, srcName, err = b.ParentOf(linkRel, linkRel, false); err != nil {
 			return err
 		}
 		err = unix.Linkat(src, srcName, dir, name, 0)
@@ -389,17 +392,17 @@ func (b *beneath) extractLink(e archiveEntry, rel, linkRel string) error {
 
 // settleDir gives the folder rel its mode (less setuid and setgid) and time, through an fd
 // opened beneath the root without following a link swapped in for it.
-func (b *beneath) settleDir(rel string, mode os.FileMode, mtime time.Time) error {
-	dir, name, err := b.parentOf(rel, rel, false)
+func settleDir(b *confine.Root, rel string, mode os.FileMode, mtime time.Time) error {
+	dir, name, err := b.ParentOf(rel, rel, false)
 	if err != nil {
 		return err
 	}
 	defer unix.Close(dir)
-	fd, err := b.openat(dir, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+	fd, err := b.OpenAt(dir, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 	if err != nil {
-		return b.pathErr("chmod", rel, err)
+		return b.PathErr("chmod", rel, err)
 	}
-	err = unix.Fchmod(fd, unixPerm(safeMode(mode)))
+	err = unix.Fchmod(fd, confine.UnixPerm(confine.SafeMode(mode)))
 	unix.Close(fd)
 	if err != nil {
 		return &os.PathError{Op: "chmod", Path: rel, Err: err}
@@ -416,7 +419,7 @@ func openTar(r io.Reader) (*tar.Reader, error) {
 	if err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		gz, err := gzip.NewReader(br)
 		if err != nil {
-			return nil, &fsError{http.StatusBadRequest, "bad_archive", "not a readable tar.gz: " + err.Error()}
+			return nil, confine.Refuse(http.StatusBadRequest, "bad_archive", "not a readable tar.gz: "+err.Error())
 		}
 		return tar.NewReader(gz), nil
 	}
@@ -434,8 +437,8 @@ func cleanName(name string) string {
 
 // validateArchive reads the whole archive and returns its entries, or the first reason one
 // would land outside the workspace. Nothing is written but the spool its reader feeds.
-func validateArchive(b *beneath, dest string, body io.Reader) ([]archiveEntry, error) {
-	destAbs := b.abs(dest)
+func validateArchive(b *confine.Root, dest string, body io.Reader) ([]archiveEntry, error) {
+	destAbs := b.Abs(dest)
 	tr, err := openTar(body)
 	if err != nil {
 		return nil, err
@@ -448,16 +451,16 @@ func validateArchive(b *beneath, dest string, body io.Reader) ([]archiveEntry, e
 			break
 		}
 		if err != nil {
-			if isNoSpace(err) {
+			if confine.IsNoSpace(err) {
 				return nil, err
 			}
-			return nil, &fsError{http.StatusBadRequest, "bad_archive", "not a readable tar or tar.gz: " + err.Error()}
+			return nil, confine.Refuse(http.StatusBadRequest, "bad_archive", "not a readable tar or tar.gz: "+err.Error())
 		}
 		if !carried(hdr) {
 			continue
 		}
 		if len(entries) >= maxArchiveEntries {
-			return nil, &fsError{http.StatusBadRequest, "bad_archive", fmt.Sprintf("more than %d entries", maxArchiveEntries)}
+			return nil, confine.Refuse(http.StatusBadRequest, "bad_archive", fmt.Sprintf("more than %d entries", maxArchiveEntries))
 		}
 		e, err := checkEntry(b, destAbs, hdr, kinds)
 		if err != nil {
@@ -482,7 +485,7 @@ func validateArchive(b *beneath, dest string, body io.Reader) ([]archiveEntry, e
 	return entries, nil
 }
 
-func checkEntry(b *beneath, dest string, hdr *tar.Header, kinds map[string]byte) (archiveEntry, error) {
+func checkEntry(b *confine.Root, dest string, hdr *tar.Header, kinds map[string]byte) (archiveEntry, error) {
 	raw := hdr.Name
 	if strings.HasPrefix(raw, "/") {
 		return archiveEntry{}, refusedEntry(raw, "an absolute name")
@@ -496,12 +499,12 @@ func checkEntry(b *beneath, dest string, hdr *tar.Header, kinds map[string]byte)
 		}
 	}
 	name := cleanName(raw)
-	e := archiveEntry{name: name, linkname: hdr.Linkname, mode: unixMode(hdr.Mode & 0o7777), modTime: hdr.ModTime, size: hdr.Size}
+	e := archiveEntry{name: name, linkname: hdr.Linkname, mode: confine.UnixMode(hdr.Mode & 0o7777), modTime: hdr.ModTime, size: hdr.Size}
 	target := filepath.Join(dest, filepath.FromSlash(name))
 	// Existing links on the way to it must stay inside too.
-	rel, err := resolveInside(b, target)
+	rel, err := confine.ResolveInside(b, target)
 	if err != nil {
-		return e, asFsError(err)
+		return e, confine.AsRefusal(err)
 	}
 	switch hdr.Typeflag {
 	case tar.TypeReg, tar.TypeRegA:
@@ -524,10 +527,10 @@ func checkEntry(b *beneath, dest string, hdr *tar.Header, kinds map[string]byte)
 			return e, refusedEntry(raw, "a hard link to "+link+", which is not an earlier file of the archive")
 		}
 	default:
-		return e, &fsError{http.StatusBadRequest, "bad_archive", fmt.Sprintf("archive entry %s: type %q is not a file, folder or link", raw, hdr.Typeflag)}
+		return e, confine.Refuse(http.StatusBadRequest, "bad_archive", fmt.Sprintf("archive entry %s: type %q is not a file, folder or link", raw, hdr.Typeflag))
 	}
-	if info, err := b.lstat(target, rel); err == nil && info.IsDir() && e.typeflag != tar.TypeDir {
-		return e, &fsError{http.StatusConflict, "is_a_directory", "archive entry " + raw + ": a folder of that name exists"}
+	if info, err := b.Lstat(target, rel); err == nil && info.IsDir() && e.typeflag != tar.TypeDir {
+		return e, confine.Refuse(http.StatusConflict, "is_a_directory", "archive entry "+raw+": a folder of that name exists")
 	}
 	return e, nil
 }
@@ -537,8 +540,8 @@ func checkEntry(b *beneath, dest string, hdr *tar.Header, kinds map[string]byte)
 // what it climbs out of is no link (of the archive or on disk), since a `..` after a link
 // climbs from wherever the link leads. What the target names must, once links on disk are
 // followed, be inside the workspace too.
-func checkLinkTarget(b *beneath, dest string, e archiveEntry, kinds map[string]byte) error {
-	root := b.root
+func checkLinkTarget(b *confine.Root, dest string, e archiveEntry, kinds map[string]byte) error {
+	root := b.Root()
 	linkDir := filepath.Dir(filepath.Join(dest, filepath.FromSlash(e.name)))
 	cur := linkDir
 	if strings.HasPrefix(e.linkname, "/") {
@@ -550,10 +553,10 @@ func checkLinkTarget(b *beneath, dest string, e archiveEntry, kinds map[string]b
 				return k == tar.TypeSymlink
 			}
 		}
-		if p != root && !inside(root, p) {
+		if p != root && !confine.Inside(root, p) {
 			return false // an ancestor of the workspace: not the archive's to change
 		}
-		info, err := b.lstat(p, b.relOf(p))
+		info, err := b.Lstat(p, b.RelOf(p))
 		return err == nil && info.Mode()&fs.ModeSymlink != 0
 	}
 	for _, seg := range strings.Split(e.linkname, "/") {
@@ -567,14 +570,14 @@ func checkLinkTarget(b *beneath, dest string, e archiveEntry, kinds map[string]b
 		default:
 			cur = filepath.Join(cur, seg)
 		}
-		if cur != root && !inside(root, cur) && !(strings.HasPrefix(e.linkname, "/") && isPrefixOf(cur, root)) {
+		if cur != root && !confine.Inside(root, cur) && !(strings.HasPrefix(e.linkname, "/") && isPrefixOf(cur, root)) {
 			return refusedEntry(e.name, "a link to "+e.linkname+", outside the workspace")
 		}
 	}
-	if cur != root && !inside(root, cur) {
+	if cur != root && !confine.Inside(root, cur) {
 		return refusedEntry(e.name, "a link to "+e.linkname+", outside the workspace")
 	}
-	if _, err := resolveInside(b, filepath.Join(cur, "x")); err != nil {
+	if _, err := confine.ResolveInside(b, filepath.Join(cur, "x")); err != nil {
 		return refusedEntry(e.name, "a link to "+e.linkname+", which leads outside the workspace")
 	}
 	return nil

@@ -1,4 +1,9 @@
-package files
+// Package confine keeps every path a request names inside the workspace: a *Root is the
+// workspace's folder opened once, and every lookup, open, write, listing and walk below it
+// goes through that fd, confined by the kernel. The file API (package files) and the archive
+// API (package archive) both reach the workspace only through it, and answer its refusals
+// alike (refusal.go).
+package confine
 
 import (
 	"crypto/sha256"
@@ -18,7 +23,7 @@ import (
 	"github.com/svc-dev/svc/sandboxd/internal/identity"
 )
 
-// Every file and archive operation reaches the workspace through a *beneath: a directory fd
+// Every file and archive operation reaches the workspace through a *Root: a directory fd
 // of the workspace root, and paths relative to it that the kernel resolves with openat2(2)
 // and RESOLVE_BENEATH|RESOLVE_NO_MAGICLINKS. Nothing is checked by name and then opened by
 // name: whatever user code swaps in between (a folder replaced by a link to /etc, a link to
@@ -46,22 +51,23 @@ const resolveBeneath = unix.RESOLVE_BENEATH | unix.RESOLVE_NO_MAGICLINKS
 // maxLinks is how many links one path may cross, as the kernel's own limit.
 const maxLinks = 40
 
-type beneath struct {
+// Root is the workspace root opened for one request; Close it when the request is done.
+type Root struct {
 	root     string          // the workspace as configured, clean and absolute
 	realRoot string          // root with links in its own path followed: an absolute link may name either
 	fd       int             // the root, O_PATH|O_DIRECTORY
 	walk     bool            // openat2 is missing: walk with O_NOFOLLOW instead
-	owner    *identity.Owner // who what is written belongs to; nil: sandboxd's own user
+	Owner    *identity.Owner // who what is written belongs to; nil: sandboxd's own user
 }
 
-// openBeneath opens the workspace root and learns whether openat2 works here.
-func openBeneath(root string) (*beneath, error) {
+// Open opens the workspace root and learns whether openat2 works here.
+func Open(root string) (*Root, error) {
 	root = filepath.Clean(root)
 	fd, err := unix.Open(root, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return nil, &os.PathError{Op: "open", Path: root, Err: err}
 	}
-	b := &beneath{root: root, realRoot: root, fd: fd}
+	b := &Root{root: root, realRoot: root, fd: fd}
 	if real, err := filepath.EvalSymlinks(root); err == nil {
 		b.realRoot = real
 	}
@@ -78,13 +84,19 @@ func openBeneath(root string) (*beneath, error) {
 	return b, nil
 }
 
-func (b *beneath) Close() error { return unix.Close(b.fd) }
+func (b *Root) Close() error { return unix.Close(b.fd) }
 
-// abs is the absolute name of rel, for messages.
-func (b *beneath) abs(rel string) string { return filepath.Join(b.root, rel) }
+// Root is the workspace as configured, clean and absolute.
+func (b *Root) Root() string { return b.root }
 
-// relOf is the path relative to the root of abs, a clean absolute path inside it or the root.
-func (b *beneath) relOf(abs string) string {
+// FD is the root's own fd (O_PATH|O_DIRECTORY), for OpenAt and ParentOf to start from.
+func (b *Root) FD() int { return b.fd }
+
+// Abs is the absolute name of rel, for messages.
+func (b *Root) Abs(rel string) string { return filepath.Join(b.root, rel) }
+
+// RelOf is the path relative to the root of abs, a clean absolute path inside it or the root.
+func (b *Root) RelOf(abs string) string {
 	if abs == b.root {
 		return "."
 	}
@@ -92,7 +104,7 @@ func (b *beneath) relOf(abs string) string {
 }
 
 // within is target (clean, absolute: a link's content) relative to the root, when inside it.
-func (b *beneath) within(target string) (string, bool) {
+func (b *Root) within(target string) (string, bool) {
 	for _, r := range []string{b.root, b.realRoot} {
 		switch {
 		case target == r:
@@ -106,8 +118,8 @@ func (b *beneath) within(target string) (string, bool) {
 	return "", false
 }
 
-// openat opens rel beneath dirfd (the root or a folder opened beneath it).
-func (b *beneath) openat(dirfd int, rel string, flags int, mode uint32) (int, error) {
+// OpenAt opens rel beneath dirfd (the root or a folder opened beneath it).
+func (b *Root) OpenAt(dirfd int, rel string, flags int, mode uint32) (int, error) {
 	if rel == "" {
 		rel = "."
 	}
@@ -158,39 +170,39 @@ func walkOpen(dirfd int, rel string, flags int, mode uint32) (int, error) {
 	return cur, nil
 }
 
-// pathErr is, for a lookup the kernel stopped at a link, a refusal (EXDEV: it leads out;
+// PathErr is, for a lookup the kernel stopped at a link, a refusal (EXDEV: it leads out;
 // ELOOP: a magic link, a loop, or a link swapped in under the fallback walk); else err named.
-func (b *beneath) pathErr(op, shown string, err error) error {
+func (b *Root) PathErr(op, shown string, err error) error {
 	switch {
 	case errors.Is(err, unix.EXDEV):
-		return &pathRefused{shown, "resolves outside " + b.root + " through a symbolic link"}
+		return &PathRefused{shown, "resolves outside " + b.root + " through a symbolic link"}
 	case errors.Is(err, unix.ELOOP):
-		return &pathRefused{shown, "crosses a symbolic link that may not be followed"}
+		return &PathRefused{shown, "crosses a symbolic link that may not be followed"}
 	}
 	return &os.PathError{Op: op, Path: shown, Err: err}
 }
 
-// open opens rel (resolved) beneath the root as an *os.File.
-func (b *beneath) open(shown, rel string, flags int) (*os.File, error) {
-	fd, err := b.openat(b.fd, rel, flags, 0)
+// OpenFile opens rel (resolved) beneath the root as an *os.File.
+func (b *Root) OpenFile(shown, rel string, flags int) (*os.File, error) {
+	fd, err := b.OpenAt(b.fd, rel, flags, 0)
 	if err != nil {
-		return nil, b.pathErr("open", shown, err)
+		return nil, b.PathErr("open", shown, err)
 	}
-	return os.NewFile(uintptr(fd), b.abs(rel)), nil
+	return os.NewFile(uintptr(fd), b.Abs(rel)), nil
 }
 
-// resolved is a path relative to the root with every link on it followed, and whether it
+// Resolved is a path relative to the root with every link on it followed, and whether it
 // exists (as far as it was looked up: not its last entry when that was not followed).
-type resolved struct {
-	rel    string
-	exists bool
+type Resolved struct {
+	Rel    string
+	Exists bool
 }
 
-// resolve follows the links on rel (relative to the root, `..` allowed where it stays
+// Resolve follows the links on rel (relative to the root, `..` allowed where it stays
 // inside), reading each link beneath the root; a link that leads out is refused. Below the
 // first missing folder the rest is taken as written. followLast: the last entry is followed
 // too (read, write) rather than kept (delete, move).
-func (b *beneath) resolve(shown, rel string, followLast bool) (resolved, error) {
+func (b *Root) Resolve(shown, rel string, followLast bool) (Resolved, error) {
 	out := func() string { return "resolves outside " + b.root + " through a symbolic link" }
 	var done []string
 	todo := strings.Split(rel, "/")
@@ -203,7 +215,7 @@ func (b *beneath) resolve(shown, rel string, followLast bool) (resolved, error) 
 			continue
 		case "..":
 			if len(done) == 0 {
-				return resolved{}, &pathRefused{shown, out()}
+				return Resolved{}, &PathRefused{shown, out()}
 			}
 			done = done[:len(done)-1]
 			continue
@@ -212,39 +224,39 @@ func (b *beneath) resolve(shown, rel string, followLast bool) (resolved, error) 
 		if !exists || (len(todo) == 0 && !followLast) {
 			continue
 		}
-		fd, err := b.openat(b.fd, strings.Join(done, "/"), unix.O_PATH|unix.O_NOFOLLOW, 0)
+		fd, err := b.OpenAt(b.fd, strings.Join(done, "/"), unix.O_PATH|unix.O_NOFOLLOW, 0)
 		if errors.Is(err, unix.ENOENT) {
 			exists = false
 			continue
 		}
 		if err != nil {
-			return resolved{}, b.pathErr("lstat", shown, err)
+			return Resolved{}, b.PathErr("lstat", shown, err)
 		}
 		target, isLink, err := linkOf(fd)
 		unix.Close(fd)
 		if err != nil {
-			return resolved{}, b.pathErr("readlink", shown, err)
+			return Resolved{}, b.PathErr("readlink", shown, err)
 		}
 		if !isLink {
 			continue
 		}
 		if links++; links > maxLinks {
-			return resolved{}, &pathRefused{shown, "crosses too many symbolic links"}
+			return Resolved{}, &PathRefused{shown, "crosses too many symbolic links"}
 		}
 		done = done[:len(done)-1]
 		if strings.HasPrefix(target, "/") {
 			inner, ok := b.within(filepath.Clean(target))
 			if !ok {
-				return resolved{}, &pathRefused{shown, out()}
+				return Resolved{}, &PathRefused{shown, out()}
 			}
 			done, target = nil, inner
 		}
 		todo = append(strings.Split(target, "/"), todo...)
 	}
 	if len(done) == 0 {
-		return resolved{".", exists}, nil
+		return Resolved{".", exists}, nil
 	}
-	return resolved{strings.Join(done, "/"), exists}, nil
+	return Resolved{strings.Join(done, "/"), exists}, nil
 }
 
 // linkOf reads the link fd (O_PATH|O_NOFOLLOW) is, if it is one.
@@ -256,11 +268,11 @@ func linkOf(fd int) (string, bool, error) {
 	if st.Mode&unix.S_IFMT != unix.S_IFLNK {
 		return "", false, nil
 	}
-	target, err := readlinkAt(fd, "")
+	target, err := ReadlinkAt(fd, "")
 	return target, true, err
 }
 
-func readlinkAt(dirfd int, name string) (string, error) {
+func ReadlinkAt(dirfd int, name string) (string, error) {
 	for size := 256; ; size *= 2 {
 		buf := make([]byte, size)
 		n, err := unix.Readlinkat(dirfd, name, buf)
@@ -273,35 +285,35 @@ func readlinkAt(dirfd int, name string) (string, error) {
 	}
 }
 
-// parentOf opens the folder rel's last entry is in (links on the way followed beneath the
+// ParentOf opens the folder rel's last entry is in (links on the way followed beneath the
 // root; created, with its parents, when create) and returns it with the entry's name. The
 // caller closes the fd.
-func (b *beneath) parentOf(shown, rel string, create bool) (int, string, error) {
+func (b *Root) ParentOf(shown, rel string, create bool) (int, string, error) {
 	dir, base := path.Dir(rel), path.Base(rel)
 	if base == "." || base == ".." || base == "/" {
-		return -1, "", &pathRefused{shown, "names no entry"}
+		return -1, "", &PathRefused{shown, "names no entry"}
 	}
-	r, err := b.resolve(shown, dir, true)
+	r, err := b.Resolve(shown, dir, true)
 	if err != nil {
 		return -1, "", err
 	}
-	if create && !r.exists {
-		if err := b.mkdirAll(shown, r.rel); err != nil {
+	if create && !r.Exists {
+		if err := b.MkdirAll(shown, r.Rel); err != nil {
 			return -1, "", err
 		}
 	}
-	fd, err := b.openat(b.fd, r.rel, unix.O_PATH|unix.O_DIRECTORY, 0)
+	fd, err := b.OpenAt(b.fd, r.Rel, unix.O_PATH|unix.O_DIRECTORY, 0)
 	if err != nil {
-		return -1, "", b.pathErr("open", shown, err)
+		return -1, "", b.PathErr("open", shown, err)
 	}
 	return fd, base, nil
 }
 
-// mkdirAll creates rel (resolved) and its missing parents, each one beneath the one before.
-func (b *beneath) mkdirAll(shown, rel string) error {
-	cur, err := b.openat(b.fd, ".", unix.O_PATH|unix.O_DIRECTORY, 0)
+// MkdirAll creates rel (resolved) and its missing parents, each one beneath the one before.
+func (b *Root) MkdirAll(shown, rel string) error {
+	cur, err := b.OpenAt(b.fd, ".", unix.O_PATH|unix.O_DIRECTORY, 0)
 	if err != nil {
-		return b.pathErr("open", shown, err)
+		return b.PathErr("open", shown, err)
 	}
 	for _, c := range strings.Split(rel, "/") {
 		if c == "" || c == "." {
@@ -309,27 +321,27 @@ func (b *beneath) mkdirAll(shown, rel string) error {
 		}
 		err := unix.Mkdirat(cur, c, 0o755)
 		if err == nil {
-			err = b.owner.ClaimNew(cur, c, unix.S_IFDIR)
+			err = b.Owner.ClaimNew(cur, c, unix.S_IFDIR)
 		}
 		if err != nil && err != unix.EEXIST {
 			unix.Close(cur)
 			return &os.PathError{Op: "mkdir", Path: shown, Err: err}
 		}
-		next, err := b.openat(cur, c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+		next, err := b.OpenAt(cur, c, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 		unix.Close(cur)
 		if err != nil {
-			return b.pathErr("mkdir", shown, err)
+			return b.PathErr("mkdir", shown, err)
 		}
 		cur = next
 	}
 	return unix.Close(cur)
 }
 
-// stat is rel (resolved) followed, beneath the root.
-func (b *beneath) stat(shown, rel string) (os.FileInfo, error) {
-	fd, err := b.openat(b.fd, rel, unix.O_PATH, 0)
+// Stat is rel (resolved) followed, beneath the root.
+func (b *Root) Stat(shown, rel string) (os.FileInfo, error) {
+	fd, err := b.OpenAt(b.fd, rel, unix.O_PATH, 0)
 	if err != nil {
-		return nil, b.pathErr("stat", shown, err)
+		return nil, b.PathErr("stat", shown, err)
 	}
 	defer unix.Close(fd)
 	var st unix.Stat_t
@@ -339,18 +351,18 @@ func (b *beneath) stat(shown, rel string) (os.FileInfo, error) {
 	return newFileStat(path.Base(rel), &st), nil
 }
 
-// lstat is the entry rel names (its folder's links followed beneath the root, not its own).
-func (b *beneath) lstat(shown, rel string) (os.FileInfo, error) {
-	dirfd, base, err := b.parentOf(shown, rel, false)
+// Lstat is the entry rel names (its folder's links followed beneath the root, not its own).
+func (b *Root) Lstat(shown, rel string) (os.FileInfo, error) {
+	dirfd, base, err := b.ParentOf(shown, rel, false)
 	if err != nil {
 		return nil, err
 	}
 	defer unix.Close(dirfd)
-	return lstatAt(dirfd, base)
+	return LstatAt(dirfd, base)
 }
 
-// lstatAt is the entry name in the folder dirfd, not followed.
-func lstatAt(dirfd int, name string) (os.FileInfo, error) {
+// LstatAt is the entry name in the folder dirfd, not followed.
+func LstatAt(dirfd int, name string) (os.FileInfo, error) {
 	var st unix.Stat_t
 	if err := unix.Fstatat(dirfd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 		return nil, &os.PathError{Op: "lstat", Path: name, Err: err}
@@ -367,7 +379,7 @@ type fileStat struct {
 }
 
 func newFileStat(name string, st *unix.Stat_t) *fileStat {
-	mode := unixMode(int64(st.Mode & 0o7777))
+	mode := UnixMode(int64(st.Mode & 0o7777))
 	switch st.Mode & unix.S_IFMT {
 	case unix.S_IFDIR:
 		mode |= os.ModeDir
@@ -398,31 +410,31 @@ func (f *fileStat) ModTime() time.Time { return time.Unix(f.sys.Mtim.Sec, f.sys.
 func (f *fileStat) IsDir() bool        { return f.mode.IsDir() }
 func (f *fileStat) Sys() any           { return &f.sys }
 
-// safeMode is m without setuid and setgid: nothing written through the API or unpacked from
+// SafeMode is m without setuid and setgid: nothing written through the API or unpacked from
 // an archive runs with its owner's or group's privileges (sticky stays: it only guards a
 // folder's entries).
-func safeMode(m os.FileMode) os.FileMode { return m &^ (os.ModeSetuid | os.ModeSetgid) }
+func SafeMode(m os.FileMode) os.FileMode { return m &^ (os.ModeSetuid | os.ModeSetgid) }
 
-// writeAt streams body into a temporary sibling of name in the folder dirfd and renames it
+// WriteAt streams body into a temporary sibling of name in the folder dirfd and renames it
 // into place: a failure (a full volume, a body cut short) leaves nothing. The mode is set
 // exactly (whatever the umask) less setuid and setgid; mtime, when set, is the file's time.
-func (b *beneath) writeAt(dirfd int, name string, body io.Reader, mode os.FileMode, mtime time.Time) (int64, string, error) {
-	temp := ".svc-tmp-" + randomHex(6)
-	fd, err := b.openat(dirfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o600)
+func (b *Root) WriteAt(dirfd int, name string, body io.Reader, mode os.FileMode, mtime time.Time) (int64, string, error) {
+	temp := ".svc-tmp-" + RandomHex(6)
+	fd, err := b.OpenAt(dirfd, temp, unix.O_WRONLY|unix.O_CREAT|unix.O_EXCL|unix.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return 0, "", &os.PathError{Op: "create", Path: name, Err: err}
 	}
 	out := os.NewFile(uintptr(fd), temp)
 	hash := sha256.New()
-	n, err := io.CopyBuffer(io.MultiWriter(out, hash), struct{ io.Reader }{body}, make([]byte, copyBufferBytes))
+	n, err := io.CopyBuffer(io.MultiWriter(out, hash), struct{ io.Reader }{body}, make([]byte, CopyBufferBytes))
 	if err == nil {
-		err = out.Chmod(safeMode(mode)) // on the fd: never a path another process could swap
+		err = out.Chmod(SafeMode(mode)) // on the fd: never a path another process could swap
 	}
 	if err == nil && !mtime.IsZero() {
 		err = identity.Futimens(fd, unix.NsecToTimespec(mtime.UnixNano()))
 	}
 	if err == nil {
-		err = b.owner.Claim(fd) // last: mode and time were set by the file's creator
+		err = b.Owner.Claim(fd) // last: mode and time were set by the file's creator
 	}
 	if cerr := out.Close(); err == nil {
 		err = cerr
@@ -437,9 +449,9 @@ func (b *beneath) writeAt(dirfd int, name string, body io.Reader, mode os.FileMo
 	return n, hex.EncodeToString(hash.Sum(nil)), nil
 }
 
-// removeAllAt removes name from the folder dirfd and, when it is a folder, everything in it;
+// RemoveAllAt removes name from the folder dirfd and, when it is a folder, everything in it;
 // links are removed, never followed.
-func (b *beneath) removeAllAt(dirfd int, name string) error {
+func (b *Root) RemoveAllAt(dirfd int, name string) error {
 	err := unix.Unlinkat(dirfd, name, 0)
 	if err == nil || err == unix.ENOENT {
 		return nil
@@ -448,7 +460,7 @@ func (b *beneath) removeAllAt(dirfd int, name string) error {
 		return &os.PathError{Op: "unlink", Path: name, Err: err}
 	}
 	for range 8 { // entries created while we delete: read again
-		fd, err := b.openat(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+		fd, err := b.OpenAt(dirfd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 		if err == unix.ENOENT {
 			return nil
 		}
@@ -459,7 +471,7 @@ func (b *beneath) removeAllAt(dirfd int, name string) error {
 		names, err := dir.Readdirnames(-1)
 		for _, n := range names {
 			if err == nil {
-				err = b.removeAllAt(fd, n)
+				err = b.RemoveAllAt(fd, n)
 			}
 		}
 		dir.Close()
@@ -477,10 +489,10 @@ func (b *beneath) removeAllAt(dirfd int, name string) error {
 	return &os.PathError{Op: "rmdir", Path: name, Err: unix.ENOTEMPTY}
 }
 
-// walkAt calls visit for every entry below the folder fd (not the folder itself) in lexical
+// WalkAt calls visit for every entry below the folder fd (not the folder itself) in lexical
 // order, with its slash-separated name relative to it, the fd of the folder it is in and its
 // own name there. Links are entries, never followed; every folder is opened beneath its parent.
-func (b *beneath) walkAt(fd int, prefix string, visit func(name string, dirfd int, base string, info os.FileInfo) error) error {
+func (b *Root) WalkAt(fd int, prefix string, visit func(name string, dirfd int, base string, info os.FileInfo) error) error {
 	dup, err := unix.Openat(fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
 	if err != nil {
 		return err
@@ -493,7 +505,7 @@ func (b *beneath) walkAt(fd int, prefix string, visit func(name string, dirfd in
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		info, err := lstatAt(fd, n)
+		info, err := LstatAt(fd, n)
 		if errors.Is(err, os.ErrNotExist) {
 			continue // gone while we walked
 		}
@@ -506,14 +518,14 @@ func (b *beneath) walkAt(fd int, prefix string, visit func(name string, dirfd in
 		if !info.IsDir() {
 			continue
 		}
-		sub, err := b.openat(fd, n, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
+		sub, err := b.OpenAt(fd, n, unix.O_PATH|unix.O_DIRECTORY|unix.O_NOFOLLOW, 0)
 		if err == unix.ENOENT || err == unix.ENOTDIR || err == unix.ELOOP {
 			continue // gone, or swapped for a link, since it was looked at: not followed
 		}
 		if err != nil {
 			return &os.PathError{Op: "open", Path: prefix + n, Err: err}
 		}
-		err = b.walkAt(sub, prefix+n+"/", visit)
+		err = b.WalkAt(sub, prefix+n+"/", visit)
 		unix.Close(sub)
 		if err != nil {
 			return err

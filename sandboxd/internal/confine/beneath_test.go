@@ -1,4 +1,4 @@
-package files
+package confine_test
 
 import (
 	"errors"
@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/svc-dev/svc/sandboxd/internal/confine"
+	"github.com/svc-dev/svc/sandboxd/internal/confine/confinetest"
 )
 
 // Both ways to the workspace: openat2, and the walk kept for kernels and runtimes without it.
@@ -19,13 +22,12 @@ var modes = []struct {
 	walk bool
 }{{"openat2", false}, {"walk", true}}
 
-func openMode(t *testing.T, root string, walk bool) *beneath {
+func openMode(t *testing.T, root string, walk bool) *confine.Root {
 	t.Helper()
-	b := openTest(t, root)
-	if !walk && b.walk {
+	b := confinetest.Open(t, root)
+	if walked := confine.ForceWalk(b, walk); !walk && walked {
 		t.Fatal("openat2 is missing on this kernel: the test would only prove the walk")
 	}
-	b.walk = walk
 	return b
 }
 
@@ -34,9 +36,9 @@ func linkFixture(t *testing.T) (root, outside string) {
 	t.Helper()
 	dir := t.TempDir()
 	root, outside = filepath.Join(dir, "workspace"), filepath.Join(dir, "outside")
-	must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
-	must(t, os.MkdirAll(outside, 0o755))
-	must(t, os.WriteFile(filepath.Join(root, "sub", "a.txt"), []byte("a"), 0o644))
+	confinetest.Must(t, os.MkdirAll(filepath.Join(root, "sub"), 0o755))
+	confinetest.Must(t, os.MkdirAll(outside, 0o755))
+	confinetest.Must(t, os.WriteFile(filepath.Join(root, "sub", "a.txt"), []byte("a"), 0o644))
 	links := map[string]string{
 		"abs-out":      outside,                     // an absolute link out
 		"rel-out":      "../outside",                // a relative link climbing out
@@ -53,7 +55,7 @@ func linkFixture(t *testing.T) (root, outside string) {
 		"climb-root":   "../" + filepath.Base(root), // out and back in by name
 	}
 	for name, target := range links {
-		must(t, os.Symlink(target, filepath.Join(root, name)))
+		confinetest.Must(t, os.Symlink(target, filepath.Join(root, name)))
 	}
 	return root, outside
 }
@@ -90,27 +92,27 @@ func TestBeneathConfinement(t *testing.T) {
 				b := openMode(t, root, m.walk)
 				requested := filepath.Join(root, c.rel)
 				// What the handlers answer: reading, writing, making a folder.
-				_, rerr := resolveExisting(b, requested, false)
-				_, werr := resolveForWrite(b, requested)
+				_, rerr := confine.ResolveExisting(b, requested, false)
+				_, werr := confine.ResolveForWrite(b, requested)
 				if c.inside {
-					if werr != nil || (rerr != nil && codeOf(rerr) != "not_found") {
+					if werr != nil || (rerr != nil && confinetest.Code(rerr) != "not_found") {
 						t.Fatalf("refused: read %v, write %v", rerr, werr)
 					}
-					dir, name, err := b.parentOf(requested, c.rel, true)
-					must(t, err)
-					_, _, err = b.writeAt(dir, name, strings.NewReader("w"), 0o644, time.Time{})
+					dir, name, err := b.ParentOf(requested, c.rel, true)
+					confinetest.Must(t, err)
+					_, _, err = b.WriteAt(dir, name, strings.NewReader("w"), 0o644, time.Time{})
 					unix.Close(dir)
-					must(t, err)
+					confinetest.Must(t, err)
 				} else {
 					for what, err := range map[string]error{"read": rerr, "write": werr} {
-						if codeOf(err) != "path_outside_workspace" {
+						if confinetest.Code(err) != "path_outside_workspace" {
 							t.Errorf("%s: %v, want path_outside_workspace", what, err)
 						}
 					}
 				}
 				// What the kernel does with the path as written, nothing resolved before: an
 				// escape never opens, whatever mode; in the walk every link is refused.
-				fd, err := b.openat(b.fd, c.rel, unix.O_RDWR|unix.O_CREAT, 0o644)
+				fd, err := b.OpenAt(b.FD(), c.rel, unix.O_RDWR|unix.O_CREAT, 0o644)
 				if err == nil {
 					unix.Close(fd)
 				}
@@ -120,7 +122,7 @@ func TestBeneathConfinement(t *testing.T) {
 				case c.kernel && !m.walk && err != nil:
 					t.Errorf("openat2 refused %s: %v", c.rel, err)
 				}
-				assertEmpty(t, outside)
+				confinetest.AssertEmpty(t, outside)
 			})
 		}
 	}
@@ -131,36 +133,19 @@ func TestBeneathConfinement(t *testing.T) {
 // root/, cwd/ and fd/N/ from jumping anywhere.
 func TestBeneathRefusesMagicLinks(t *testing.T) {
 	f, err := os.Open(t.TempDir())
-	must(t, err)
+	confinetest.Must(t, err)
 	defer f.Close()
 	for _, m := range modes {
 		b := openMode(t, "/proc/self", m.walk)
 		for _, rel := range []string{"root/etc/passwd", "cwd", "root", "exe", fmt.Sprintf("fd/%d", f.Fd())} {
-			fd, err := b.openat(b.fd, rel, unix.O_RDONLY, 0)
+			fd, err := b.OpenAt(b.FD(), rel, unix.O_RDONLY, 0)
 			if err == nil {
 				unix.Close(fd)
 				t.Errorf("%s: opened /proc/self/%s", m.name, rel)
 			}
-			if _, err := resolveExisting(b, "/proc/self/"+rel, false); codeOf(err) != "path_outside_workspace" {
-				t.Errorf("%s: resolveExisting(/proc/self/%s) = %v", m.name, rel, err)
+			if _, err := confine.ResolveExisting(b, "/proc/self/"+rel, false); confinetest.Code(err) != "path_outside_workspace" {
+				t.Errorf("%s: confine.ResolveExisting(/proc/self/%s) = %v", m.name, rel, err)
 			}
-		}
-	}
-}
-
-func TestBeneathStatAndListDoNotFollow(t *testing.T) {
-	root, outside := linkFixture(t)
-	must(t, os.WriteFile(filepath.Join(outside, "big"), make([]byte, 4096), 0o644))
-	must(t, os.Symlink(filepath.Join(outside, "big"), filepath.Join(root, "sub", "l")))
-	b := openTest(t, root)
-	f, err := b.open(root+"/sub", "sub", unix.O_RDONLY)
-	must(t, err)
-	defer f.Close()
-	list, err := listDir(root+"/sub", f)
-	must(t, err)
-	for _, e := range list.Entries {
-		if e.Name == "l" && (e.Type != "symlink" || e.Size == 4096) {
-			t.Fatalf("the link was followed: %+v", e)
 		}
 	}
 }
@@ -170,45 +155,45 @@ func TestBeneathStatAndListDoNotFollow(t *testing.T) {
 func TestSymlinkRaceBeneath(t *testing.T) {
 	for _, m := range modes {
 		t.Run(m.name, func(t *testing.T) {
-			root, outside, stop := raceFixture(t)
+			root, outside, stop := confinetest.Race(t)
 			b := openMode(t, root, m.walk)
 			var wg sync.WaitGroup
-			deadline := time.Now().Add(raceTime / 2)
+			deadline := time.Now().Add(confinetest.RaceTime / 2)
 			for w := range 3 {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					for i := 0; i < raceOps && time.Now().Before(deadline); i++ {
+					for i := 0; i < confinetest.RaceOps && time.Now().Before(deadline); i++ {
 						rel := fmt.Sprintf("race/w%d/n%d/f.txt", w, i)
-						if dir, name, err := b.parentOf(rel, rel, true); err == nil {
-							_, _, _ = b.writeAt(dir, name, strings.NewReader("x"), 0o644, time.Time{})
+						if dir, name, err := b.ParentOf(rel, rel, true); err == nil {
+							_, _, _ = b.WriteAt(dir, name, strings.NewReader("x"), 0o644, time.Time{})
 							unix.Close(dir)
 						}
-						if fd, err := b.openat(b.fd, fmt.Sprintf("race/o%d-%d", w, i), unix.O_WRONLY|unix.O_CREAT, 0o644); err == nil {
+						if fd, err := b.OpenAt(b.FD(), fmt.Sprintf("race/o%d-%d", w, i), unix.O_WRONLY|unix.O_CREAT, 0o644); err == nil {
 							unix.Close(fd)
 						}
-						_ = b.mkdirAll("race", fmt.Sprintf("race/d%d-%d", w, i))
+						_ = b.MkdirAll("race", fmt.Sprintf("race/d%d-%d", w, i))
 					}
 				}()
 			}
 			wg.Wait()
 			stop()
-			assertEmpty(t, outside)
+			confinetest.AssertEmpty(t, outside)
 		})
 	}
 }
 
 func TestResolveRefusesTooManyLinks(t *testing.T) {
 	root := t.TempDir()
-	b := openTest(t, root)
+	b := confinetest.Open(t, root)
 	prev := "."
-	for i := range maxLinks + 2 {
+	for i := range confine.MaxLinks + 2 {
 		name := fmt.Sprintf("l%d", i)
-		must(t, os.Symlink(prev, filepath.Join(root, name)))
+		confinetest.Must(t, os.Symlink(prev, filepath.Join(root, name)))
 		prev = name
 	}
-	_, err := b.resolve("x", prev+"/x", true)
-	var refused *pathRefused
+	_, err := b.Resolve("x", prev+"/x", true)
+	var refused *confine.PathRefused
 	if !errors.As(err, &refused) {
 		t.Fatalf("got %v", err)
 	}
