@@ -72,7 +72,6 @@ async function main(): Promise<void> {
   const custom = kc.makeApiClient(CustomObjectsApi);
   const client = new SvcClient({ baseUrl: env.baseUrl, apiKey: env.keys.admin, namespace: ns });
   const logs = await mkdtemp(join(tmpdir(), 'svc-bench-peer-'));
-  let crds: string[] = [];
   let peer: PeerSide | undefined;
   const sights: Sight[] = [];
   let prober: FirstAnswer | undefined;
@@ -107,15 +106,19 @@ async function main(): Promise<void> {
     for (const r of [a, b]) if (r.status === 'rejected') console.error(String(r.reason));
     await controller?.stop();
     const ext = kc.makeApiClient(ApiextensionsV1Api);
+    // By group, not by what the install returned: a signal may come while it runs.
+    const peerCrds = (await ext.listCustomResourceDefinition().catch(() => ({ items: [] }))).items
+      .filter((c) => c.spec.group === PEER.core || c.spec.group === PEER.ext)
+      .map((c) => c.metadata!.name!);
     if (b.status === 'fulfilled')
-      for (const name of crds) await ext.deleteCustomResourceDefinition({ name }).catch(() => undefined);
+      for (const name of peerCrds) await ext.deleteCustomResourceDefinition({ name }).catch(() => undefined);
     await rm(logs, { recursive: true, force: true });
     console.log(`bench-peer took ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
   });
 
   try {
     await core.createNamespace({ body: { metadata: { name: PEER_NS } } });
-    crds = await installPeerCrds(kc, peerDir);
+    await installPeerCrds(kc, peerDir);
     // The peer's controller as a process beside the cluster, through the admin kubeconfig: its
     // image is not built here (and where it runs does not move its Pods off our node).
     process.env.KUBECONFIG = env.kubeconfig;
