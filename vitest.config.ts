@@ -13,6 +13,8 @@ export default defineConfig({
           include: [
             '{core,kube,telemetry,operator,webhook,api,sandboxd,devnode,cmd,cli,mcp,egress}/**/*.test.ts',
             'clients/typescript/**/*.test.ts',
+            'hack/cluster/bringup/**/*.test.ts',
+            'bench/**/*.test.ts',
           ],
           testTimeout: 60_000,
         },

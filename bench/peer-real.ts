@@ -3,14 +3,15 @@
 // installed by its chart. Both sides alternate in one run with the same payload: the peer's
 // Pod spec is the one our operator made for our first sandbox (same image, same command,
 // same init container), and both workspaces are 2Gi claims on `svc-local`. Cold (no pool),
-// warm (a pool of 3 each) and a burst of 50 at once.
+// warm (a pool of 3 each) and a burst of BENCH_BURST (50) at once.
 //
 // "Running" is not the same observable on both sides: ours is status.phase Running (the
 // operator's own check of sandboxd answered, then the status written), the peer's its Ready
-// condition (its Pod Ready: the kubelet's readiness probe, every 2 s). So cold and burst are
-// timed to one observable both share, sandboxd's first answer from the Pod's node
-// (bench/first-answer.ts), with each side's own definition and the kubelet's report of the
-// main container running printed beside. Warm is each side's own: both Pods already answer.
+// condition (its Pod Ready: the kubelet's readiness probe, every 2 s). The last JSON line
+// (bench/peer-summary.ts) has both: the issue's keys time each side's own Running (what its
+// users wait for), the `*_first_answer_*` keys one observable both share, sandboxd's first
+// answer from the Pod's node (bench/first-answer.ts); the kubelet's report of the main
+// container running is printed beside. Warm is each side's own: both Pods already answer.
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -27,10 +28,19 @@ import { GROUP, Labels, SandboxPod, VERSION, type Sandbox } from '../core/index.
 import { freePort, waitFor } from '../test/controlplane/index.ts';
 import { startManaged, type Managed } from '../test/controlplane/processes.ts';
 import { FirstAnswer } from './first-answer.ts';
-import { PEER, PeerSide, blueprint, installPeerCrds, peerControllerArgs } from './peer-side.ts';
+import {
+  PEER,
+  PeerSide,
+  blueprint,
+  installPeerCrds,
+  peerControllerArgs,
+  removePeerObjects,
+} from './peer-side.ts';
 import { startRealCluster } from './real.ts';
 import { Sight } from './sight.ts';
-import { createRetrying, median, percentile, poolFull, round } from './support.ts';
+import { fromTemplates, removePool, removeSandboxes, removeTemplates, Stopping } from './cleanup.ts';
+import { peerSummary, type ColdTimes } from './peer-summary.ts';
+import { createRetrying, median, percentile, poolFull } from './support.ts';
 
 const N = Number(process.env.BENCH_RUNS ?? 20);
 const BURST = Number(process.env.BENCH_BURST ?? 50);
@@ -39,6 +49,7 @@ const SIZE = '2Gi';
 const STORAGE_CLASS = 'svc-local';
 const IMAGE = 'docker.io/library/debian:bookworm-slim';
 const PEER_NS = 'peer-bench';
+const TEMPLATES = ['peer-bench-cold', 'peer-bench-warm'];
 const root = join(import.meta.dirname, '..');
 const started = performance.now();
 
@@ -61,57 +72,53 @@ async function main(): Promise<void> {
   const custom = kc.makeApiClient(CustomObjectsApi);
   const client = new SvcClient({ baseUrl: env.baseUrl, apiKey: env.keys.admin, namespace: ns });
   const logs = await mkdtemp(join(tmpdir(), 'svc-bench-peer-'));
-  let crds: string[] = [];
   let peer: PeerSide | undefined;
   const sights: Sight[] = [];
   let prober: FirstAnswer | undefined;
   let controller: Managed | undefined;
-  const ourNames = new Set<string>();
   const svcRef = { group: GROUP, version: VERSION };
 
-  // Whatever the bench made goes on every way out (a cluster it brought up goes altogether).
+  // Whatever the bench made goes on every way out (a cluster it brought up goes altogether),
+  // sandboxes before what they are made from: ours, then our pool and templates; the peer's,
+  // then its pool and template (bench/cleanup.ts says why), then its namespace and CRDs.
+  const stopping = new Stopping();
   cluster.beforeClose(async () => {
+    stopping.stop();
     for (const s of sights) s.stop();
     peer?.stop();
     prober?.stop();
-    await Promise.all([...ourNames].map((n) => client.deleteSandbox(n).catch(() => undefined)));
-    await custom
-      .deleteNamespacedCustomObject({
-        ...svcRef,
-        namespace: ns,
-        plural: 'sandboxwarmpools',
-        name: 'peer-bench',
-      })
-      .catch(() => undefined);
+    const ours = async () => {
+      await removeSandboxes(kc, ns, fromTemplates(...TEMPLATES));
+      await removePool(kc, ns, 'peer-bench');
+      await removeTemplates(kc, TEMPLATES);
+    };
     // The peer's objects while its controller still runs (it removes its own finalizers).
-    await core.deleteNamespace({ name: PEER_NS }).catch(() => undefined);
-    await waitFor(
-      async () => (await core.readNamespace({ name: PEER_NS }).catch(() => undefined)) === undefined,
-      {
-        timeoutMs: 180_000,
-        describe: () => `namespace ${PEER_NS} gone`,
-      },
-    ).catch((err: Error) => console.error(err.message));
+    const theirs = async () => {
+      if (controller) await removePeerObjects(kc, PEER_NS);
+      await core.deleteNamespace({ name: PEER_NS }).catch(() => undefined);
+      await waitFor(
+        async () => (await core.readNamespace({ name: PEER_NS }).catch(() => undefined)) === undefined,
+        { timeoutMs: 180_000, describe: () => `namespace ${PEER_NS} gone` },
+      );
+    };
+    // A template is left when its sandboxes would not go (removing it would strand them).
+    const [a, b] = await Promise.allSettled([ours(), theirs()]);
+    for (const r of [a, b]) if (r.status === 'rejected') console.error(String(r.reason));
     await controller?.stop();
-    for (const t of ['peer-bench-cold', 'peer-bench-warm'])
-      await custom
-        .deleteClusterCustomObject({ ...svcRef, plural: 'clustersandboxtemplates', name: t })
-        .catch(() => undefined);
     const ext = kc.makeApiClient(ApiextensionsV1Api);
-    for (const name of crds) await ext.deleteCustomResourceDefinition({ name }).catch(() => undefined);
-    // Ours are gone when their Pods are (the pool's too): a given cluster is left as found.
-    await waitFor(
-      async () =>
-        (await core.listNamespacedPod({ namespace: ns, labelSelector: Labels.sandbox })).items.length === 0,
-      { timeoutMs: 180_000, intervalMs: 500, describe: () => `the bench's sandbox Pods in ${ns} gone` },
-    ).catch((err: Error) => console.error(err.message));
+    // By group, not by what the install returned: a signal may come while it runs.
+    const peerCrds = (await ext.listCustomResourceDefinition().catch(() => ({ items: [] }))).items
+      .filter((c) => c.spec.group === PEER.core || c.spec.group === PEER.ext)
+      .map((c) => c.metadata!.name!);
+    if (b.status === 'fulfilled')
+      for (const name of peerCrds) await ext.deleteCustomResourceDefinition({ name }).catch(() => undefined);
     await rm(logs, { recursive: true, force: true });
     console.log(`bench-peer took ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
   });
 
   try {
     await core.createNamespace({ body: { metadata: { name: PEER_NS } } });
-    crds = await installPeerCrds(kc, peerDir);
+    await installPeerCrds(kc, peerDir);
     // The peer's controller as a process beside the cluster, through the admin kubeconfig: its
     // image is not built here (and where it runs does not move its Pods off our node).
     process.env.KUBECONFIG = env.kubeconfig;
@@ -124,7 +131,7 @@ async function main(): Promise<void> {
     prober = new FirstAnswer(cluster.run, cluster.nodes);
 
     // Ours: a cold template and a warm one, the same image and workspace as the peer's.
-    for (const name of ['peer-bench-cold', 'peer-bench-warm'])
+    for (const name of TEMPLATES)
       await custom.createClusterCustomObject({
         ...svcRef,
         plural: 'clustersandboxtemplates',
@@ -197,7 +204,7 @@ async function main(): Promise<void> {
       return seen.get(key)!.answer!;
     };
     /** Timed from `t0`: own definition, the kubelet's container running, sandboxd's first answer. */
-    const three = async (key: string, t0: number, own: number) => {
+    const three = async (key: string, t0: number, own: number): Promise<ColdTimes> => {
       const answer = await answerOf(key);
       const container = seen.get(key)!.container;
       return {
@@ -207,8 +214,8 @@ async function main(): Promise<void> {
       };
     };
     const svcCold = async (name: string, template = 'peer-bench-cold') => {
-      ourNames.add(name);
       seen.set(`svc/${name}`, { capMs: 20 });
+      stopping.check();
       const t0 = performance.now();
       await client.createSandbox({ name, templateRef: { name: template } });
       return three(`svc/${name}`, t0, await runningAt(name));
@@ -260,29 +267,29 @@ async function main(): Promise<void> {
     };
     const peerCold = async (name: string) => {
       seen.set(`peer/${name}`, { capMs: 20 });
+      stopping.check();
       const t0 = performance.now();
       await peerSide.sandbox(name, plan);
       return three(`peer/${name}`, t0, await peerSide.readyAt(`sandboxes/${name}`, 180_000));
     };
     const svcWarm = async (name: string) => {
-      ourNames.add(name);
+      stopping.check();
       const t0 = performance.now();
       await client.createSandbox({ name, templateRef: { name: 'peer-bench-warm' } });
       return (await runningAt(name)) - t0;
     };
     const peerWarm = async (name: string) => {
+      stopping.check();
       const t0 = performance.now();
       await peerSide.claim(name, 'bench');
       return (await peerSide.readyAt(`sandboxclaims/${name}`, 180_000)) - t0;
     };
     const dropOurs = async (name: string) => {
       await client.deleteSandbox(name).catch(() => undefined);
-      ourNames.delete(name);
     };
     await dropOurs('svc-first');
 
-    type Three = Awaited<ReturnType<typeof three>>;
-    const cold = { svc: [] as Three[], peer: [] as Three[] };
+    const cold = { svc: [] as ColdTimes[], peer: [] as ColdTimes[] };
     const warm = { svc: [] as number[], peer: [] as number[] };
     const loads: string[] = [];
     for (let i = -1; i < N; i++) {
@@ -336,7 +343,7 @@ async function main(): Promise<void> {
         warm.svc.push(sw);
         warm.peer.push(pw);
       }
-      const c = (t: Three) =>
+      const c = (t: ColdTimes) =>
         `answered ${t.answer.toFixed(0)} (container ${t.container.toFixed(0)}, own ${t.own.toFixed(0)})`;
       console.log(
         `round ${i + 1}${i < 0 ? ' (uncounted)' : ''}: cold svc ${c(sc)}, peer ${c(pc)}; warm svc ${sw.toFixed(0)}, peer ${pw.toFixed(0)} ms`,
@@ -351,10 +358,10 @@ async function main(): Promise<void> {
       const keys = names.map((n) => `${side}/${n}`);
       // 100 Pods asked every 20 ms would load the machine they are timed on.
       for (const k of keys) seen.set(k, { capMs: 100 });
+      stopping.check();
       const t0 = performance.now();
       let own: number;
       if (side === 'svc') {
-        names.forEach((n) => ourNames.add(n));
         await Promise.all(
           names.map((name) => createRetrying(client, { name, templateRef: { name: 'peer-bench-cold' } })),
         );
@@ -415,33 +422,14 @@ async function main(): Promise<void> {
       );
       line(`${side} warm: ${side === 'svc' ? 'status.phase Running' : 'claim Ready condition'}`, warm[side]);
     }
-    const ratio = (a: number, b: number) => round(a / b, 2);
-    const p50 = (xs: number[]) => round(median(xs), 1);
-    const own = { svc: p50(cold.svc.map((t) => t.own)), peer: p50(cold.peer.map((t) => t.own)) };
-    console.log(
-      `each side's own "Running" (svc status.phase, peer Ready): ${JSON.stringify({ svc_cold_p50_ms: own.svc, peer_cold_p50_ms: own.peer, cold_ratio: ratio(own.svc, own.peer), svc_burst50_s: svcBurst && round(svcBurst.own, 1), peer_burst50_s: peerBurst && round(peerBurst.own, 1) })}`,
-    );
     console.log(
       `load average (1 min) at each round's start: ${loads.join(', ')}; now ${loadavg()
         .map((l) => l.toFixed(1))
         .join(' ')}`,
     );
-    const svcCold50 = median(cold.svc.map((t) => t.answer));
-    const peerCold50 = median(cold.peer.map((t) => t.answer));
+    // The issue's keys are each side's own Running; `*_first_answer_*` the point both share.
     console.log(
-      JSON.stringify({
-        bench: 'peer',
-        cluster: 'real',
-        svc_cold_p50_ms: round(svcCold50, 1),
-        peer_cold_p50_ms: round(peerCold50, 1),
-        cold_ratio: ratio(svcCold50, peerCold50),
-        svc_warm_p50_ms: p50(warm.svc),
-        peer_warm_p50_ms: p50(warm.peer),
-        warm_ratio: ratio(median(warm.svc), median(warm.peer)),
-        svc_burst50_s: svcBurst ? round(svcBurst.answer, 1) : null,
-        peer_burst50_s: peerBurst ? round(peerBurst.answer, 1) : null,
-        burst_ratio: svcBurst && peerBurst ? ratio(svcBurst.answer, peerBurst.answer) : null,
-      }),
+      JSON.stringify(peerSummary({ cold, warm, burst: { size: BURST, svc: svcBurst, peer: peerBurst } })),
     );
   } catch (err) {
     console.error(err);

@@ -6,6 +6,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
   ApiextensionsV1Api,
+  CoreV1Api,
   CustomObjectsApi,
   type KubeConfig,
   type V1CustomResourceDefinition,
@@ -220,4 +221,52 @@ export class PeerSide {
   stop(): void {
     for (const w of this.#watches) w.stop();
   }
+}
+
+/**
+ * The peer's objects in `namespace` removed in order, while its controller still runs (it
+ * removes its own finalizers): claims and pools first (a pool would make new Sandboxes for
+ * those deleted), then every Sandbox until none is left and no Pod either, then templates.
+ * Each pass deletes what it finds, so a create in flight when the bench stopped goes too.
+ */
+export async function removePeerObjects(
+  kc: KubeConfig,
+  namespace: string,
+  timeoutMs = 300_000,
+): Promise<void> {
+  const custom = kc.makeApiClient(CustomObjectsApi);
+  const core = kc.makeApiClient(CoreV1Api);
+  const ref = (group: string, plural: string) => ({ group, version: PEER.version, namespace, plural });
+  const deleteAll = async (group: string, plural: string) => {
+    const list = (await custom
+      .listNamespacedCustomObject(ref(group, plural))
+      .catch(() => ({ items: [] }))) as {
+      items: Conditioned[];
+    };
+    await Promise.all(
+      list.items
+        .filter((o) => !o.metadata?.deletionTimestamp)
+        .map((o) =>
+          custom
+            .deleteNamespacedCustomObject({ ...ref(group, plural), name: o.metadata!.name! })
+            .catch(() => undefined),
+        ),
+    );
+    return list.items.length;
+  };
+  let left = '';
+  await waitFor(
+    async () => {
+      const counts = [
+        await deleteAll(PEER.ext, 'sandboxclaims'),
+        await deleteAll(PEER.ext, 'sandboxwarmpools'),
+        await deleteAll(PEER.core, 'sandboxes'),
+        (await core.listNamespacedPod({ namespace })).items.length,
+      ];
+      left = `claims ${counts[0]}, pools ${counts[1]}, sandboxes ${counts[2]}, pods ${counts[3]}`;
+      return counts.every((n) => n === 0);
+    },
+    { timeoutMs, intervalMs: 500, describe: () => `the peer's objects in ${namespace} never went: ${left}` },
+  );
+  await deleteAll(PEER.ext, 'sandboxtemplates');
 }

@@ -9,6 +9,7 @@ import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, Labels, SandboxPod, VERSION, type Sandbox } from '../core/index.ts';
 import { waitFor } from '../test/controlplane/index.ts';
 import { cpuMillis, fits, operatorRequests, podMemory, type Requests } from './cluster-probe.ts';
+import { removeSandboxes, removeTemplates } from './cleanup.ts';
 import { startRealCluster } from './real.ts';
 import { Sight } from './sight.ts';
 import { createRetrying, median, percentile, round } from './support.ts';
@@ -41,30 +42,14 @@ const svcRef = { group: GROUP, version: VERSION, plural: 'clustersandboxtemplate
 
 cluster.beforeClose(async () => {
   for (const w of watches) w.stop();
-  await Promise.all(names.map((n) => client.deleteSandbox(n).catch(() => undefined)));
-  // Gone means the Sandboxes too (their finalizer is the operator's, once their claim and
-  // Pod are deleted), so a cluster given by SVC_E2E_STATE is left as the bench found it.
-  const left = async () => {
-    const [pods, sandboxes] = await Promise.all([
-      core.listNamespacedPod({ namespace: ns, labelSelector: Labels.sandbox }),
-      custom.listNamespacedCustomObject({
-        group: GROUP,
-        version: VERSION,
-        namespace: ns,
-        plural: 'sandboxes',
-      }) as Promise<{
-        items: Sandbox[];
-      }>,
-    ]);
-    return pods.items.length + sandboxes.items.filter((s) => names.includes(s.metadata.name!)).length;
-  };
-  await waitFor(async () => (await left()) === 0, {
-    timeoutMs: 300_000,
-    intervalMs: 1000,
-    describe: () => "the bench's sandboxes and their Pods never went",
-  }).catch((err: Error) => console.error(err.message));
-  if (CPU_REQUEST !== undefined)
-    await custom.deleteClusterCustomObject({ ...svcRef, name: 'scale-minimal' }).catch(() => undefined);
+  // Gone means the Sandboxes and their Pods (the Sandbox's finalizer is the operator's, once
+  // its claim and Pod are deleted), so a cluster given by SVC_E2E_STATE is left as the bench
+  // found it; and only then the template they are made from (bench/cleanup.ts).
+  const mine = new Set(names);
+  await removeSandboxes(kc, ns, (s) => mine.has(s.metadata.name!)).then(
+    () => (CPU_REQUEST !== undefined ? removeTemplates(kc, ['scale-minimal']) : undefined),
+    (err: Error) => console.error(`${err.message}; template scale-minimal left for them`),
+  );
   console.log(`bench-scale took ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
 });
 

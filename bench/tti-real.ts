@@ -16,6 +16,7 @@ export async function realCluster(): Promise<Side> {
     namespace: env.namespace,
     // The first node's containerd is the one traced.
     containerd: join(state, nodes[0] ?? 'n1', 'containerd.sock'),
+    beforeClose: (step) => cluster.beforeClose(step),
     close: () => cluster.close(),
   };
 }

@@ -8,6 +8,7 @@ import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, VERSION } from '../core/index.ts';
 import { waitFor } from '../test/controlplane/index.ts';
+import { fromTemplates, removePool, removeSandboxes, removeTemplates, Stopping } from './cleanup.ts';
 import { startStack } from './stack.ts';
 import { median, percentile, poolFull, round } from './support.ts';
 import { Tracer, traceTable, type Step } from './trace.ts';
@@ -16,6 +17,7 @@ import { realCluster } from './tti-real.ts';
 const RUNS = Number(process.env.BENCH_RUNS ?? 100);
 const BURST = Number(process.env.BENCH_BURST ?? 20);
 const POOL = 3;
+const TEMPLATES = ['tti-warm', 'tti-cold'];
 const TIMEOUT_MS = 120_000;
 
 /** A cluster with svc on it, reached as a client reaches it. */
@@ -27,6 +29,8 @@ export interface Side {
   namespace: string;
   /** A node's containerd socket (real): its events time the containers in the trace. */
   containerd?: string;
+  /** A step to run before the side goes on every way out, a signal's too (real). */
+  beforeClose?(step: () => Promise<void>): void;
   close(failed: boolean): Promise<void>;
 }
 
@@ -170,7 +174,7 @@ async function measure(side: Side): Promise<Figures> {
   const pools = { group: GROUP, version: VERSION, plural: 'sandboxwarmpools', namespace: ns };
   const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes', namespace: ns };
   const templates = { group: GROUP, version: VERSION, plural: 'clustersandboxtemplates' };
-  for (const name of ['tti-warm', 'tti-cold'])
+  for (const name of TEMPLATES)
     await custom.createClusterCustomObject({
       ...templates,
       body: {
@@ -182,6 +186,26 @@ async function measure(side: Side): Promise<Figures> {
     });
   const watch = await RunningWatch.open(side.client);
   const tracer = await Tracer.open(side.kc, ns, side.containerd);
+  // A cluster kept up (SVC_E2E_STATE) keeps nothing of the bench's, however the bench ends:
+  // its sandboxes gone first, then the pool and the templates they are made from
+  // (bench/cleanup.ts). Once, from the `finally` below or from a signal.
+  const stopping = new Stopping();
+  let cleaning: Promise<void> | undefined;
+  const cleanup = () =>
+    (cleaning ??= (async () => {
+      stopping.stop();
+      watch.stop();
+      tracer.stop();
+      try {
+        await removeSandboxes(side.kc, ns, fromTemplates(...TEMPLATES));
+      } catch (err) {
+        console.error(`${(err as Error).message}; the templates are left for them`);
+        return;
+      }
+      await removePool(side.kc, ns, 'tti', side.cluster === 'real' ? 300_000 : 0);
+      await removeTemplates(side.kc, TEMPLATES);
+    })());
+  side.beforeClose?.(cleanup);
   const setPool = (replicas: number) =>
     custom.patchNamespacedCustomObject(
       { ...pools, name: 'tti', body: [{ op: 'replace', path: '/spec/replicas', value: replicas }] },
@@ -222,6 +246,7 @@ async function measure(side: Side): Promise<Figures> {
       );
     };
     const one = (name: string, template: string) => {
+      stopping.check();
       watch.check();
       tracer.check();
       return firstOutput(side, watch, tracer, name, template);
@@ -296,12 +321,7 @@ async function measure(side: Side): Promise<Figures> {
     f.attempts = { warm: RUNS + BURST, cold: RUNS + BURST, all: 2 * (RUNS + BURST) };
     return f;
   } finally {
-    watch.stop();
-    tracer.stop();
-    // A cluster kept up (SVC_E2E_STATE) keeps nothing of the bench's.
-    await custom.deleteNamespacedCustomObject({ ...pools, name: 'tti' }).catch(() => undefined);
-    for (const name of ['tti-warm', 'tti-cold'])
-      await custom.deleteClusterCustomObject({ ...templates, name }).catch(() => undefined);
+    await cleanup();
   }
 }
 
