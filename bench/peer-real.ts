@@ -103,7 +103,11 @@ async function main(): Promise<void> {
     };
     // A template is left when its sandboxes would not go (removing it would strand them).
     const [a, b] = await Promise.allSettled([ours(), theirs()]);
-    for (const r of [a, b]) if (r.status === 'rejected') console.error(String(r.reason));
+    for (const r of [a, b])
+      if (r.status === 'rejected') {
+        console.error(String(r.reason));
+        process.exitCode = 1; // a run that could not clean up is not a clean one
+      }
     await controller?.stop();
     const ext = kc.makeApiClient(ApiextensionsV1Api);
     // By group, not by what the install returned: a signal may come while it runs.

@@ -48,7 +48,11 @@ cluster.beforeClose(async () => {
   const mine = new Set(names);
   await removeSandboxes(kc, ns, (s) => mine.has(s.metadata.name!)).then(
     () => (CPU_REQUEST !== undefined ? removeTemplates(kc, ['scale-minimal']) : undefined),
-    (err: Error) => console.error(`${err.message}; template scale-minimal left for them`),
+    (err: Error) => {
+      // A run that could not clean up must not look like a clean one (exit 0).
+      console.error(`${err.message}; template scale-minimal left for them`);
+      process.exitCode = 1;
+    },
   );
   console.log(`bench-scale took ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
 });

@@ -200,6 +200,7 @@ async function measure(side: Side): Promise<Figures> {
         await removeSandboxes(side.kc, ns, fromTemplates(...TEMPLATES));
       } catch (err) {
         console.error(`${(err as Error).message}; the templates are left for them`);
+        process.exitCode = 1;
         return;
       }
       await removePool(side.kc, ns, 'tti', side.cluster === 'real' ? 300_000 : 0);
