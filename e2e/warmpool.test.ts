@@ -68,6 +68,7 @@ async function poolObjects(): Promise<string[]> {
     '-o',
     'name',
     `warmpool-${pool}`,
+    `warmpool.${pool}.sandboxd`,
   ]);
   return [
     ...names('Pod', pods),
@@ -214,6 +215,10 @@ describe('a warm pool on a real cluster', () => {
     expect(pod.metadata?.uid).toBe(member.metadata!.uid!);
     expect(pod.metadata?.labels?.['svc.io/sandbox']).toBe(claimer);
     expect(pod.metadata?.labels?.['svc.io/warm-pool']).toBeUndefined();
+    // Still selected by the pool's sandboxd policy, as before the claim: the API is let in
+    // all through the enforcer's move of the Pod from the pool's policy to the sandbox's.
+    expect(pod.metadata?.labels?.['svc.io/warm-member-of']).toBe(pool);
+    expect(await poolObjects()).toContain(`networkpolicy.networking.k8s.io/warmpool.${pool}.sandboxd`);
     expect(pod.metadata?.annotations?.['svc.io/warm-claimed-from']).toBe(pool);
     expect(pod.metadata?.ownerReferences).toEqual([
       expect.objectContaining({ kind: 'Sandbox', name: claimer, controller: true }),

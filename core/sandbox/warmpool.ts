@@ -64,6 +64,14 @@ export interface SandboxWarmPool {
 export const WarmPool = {
   /** On a member's Pod, claim and Secret: the pool it belongs to (removed when claimed). */
   poolLabel: 'svc.io/warm-pool',
+  /**
+   * On a member's Pod: its pool, kept when the Pod is claimed (the claim changes only
+   * `poolLabel` and `Labels.sandbox`). The pool's sandboxd policy selects it, so the API's and
+   * operator's way in to sandboxd stays allowed while a NetworkPolicy enforcer reprograms the
+   * relabelled Pod from the pool's policy to its sandbox's (kube-router refused connections for
+   * a few hundred ms meanwhile).
+   */
+  memberOfLabel: 'svc.io/warm-member-of',
   /** On a member's Pod: the hash of what it was made from (template, mode, image, settings). */
   fitAnnotation: 'svc.io/warm-fit',
   /**

@@ -5,12 +5,19 @@
 #
 #   hack/cluster/forward.sh STATE NAME NETNS ADDR:PORT [LOCAL_PORT]
 #
-# socat listens on 127.0.0.1:LOCAL_PORT (a free one by default) and, per connection, runs
-# `nsenter --net` into NETNS with a socat that dials ADDR:PORT there: the machine's namespace
-# gets no address, route or rule, and nothing but 127.0.0.1 listens. The listener's pid goes to
-# STATE/pids/forward-NAME and its port to STATE/forward-NAME.port; its command line names the
-# state folder (through the STATE/nsexec-NETNS wrapper it runs), so down.sh stops it with
-# the run's other processes. Asking again for a NAME whose forwarder is alive prints its port.
+# Two socats, each started once: one inside NETNS (`nsenter --net` through the
+# STATE/nsexec-NETNS wrapper) listens on the unix socket STATE/forward-NAME.sock and dials
+# ADDR:PORT there per connection; one in the machine's namespace listens on
+# 127.0.0.1:LOCAL_PORT (a free one by default) and passes each connection to that socket. The
+# machine's namespace gets no address, route or rule, and nothing but 127.0.0.1 listens. Each
+# forks per connection but execs nothing: a new connection costs a fork, not the nsenter, shell
+# and socat a per-connection `EXEC:` would start (15–77 ms each on a loaded machine, which
+# every e2e test and bench paid on its first request of a connection).
+# The 127.0.0.1 listener's pid goes to STATE/pids/forward-NAME and its port to
+# STATE/forward-NAME.port; the inner socat is its child, started with a parent-death signal,
+# so killing that pid ends both. Both command lines name the state folder, so down.sh stops
+# them with the run's other processes. Asking again for a NAME whose forwarder is alive
+# prints its port.
 set -euo pipefail
 say() { echo "hack/cluster: forward: $*" >&2; }
 die() {
@@ -29,7 +36,7 @@ listening() { ss -Hltn "sport = :$1" | grep -q .; }
 # Whether process $2 itself listens on port $1 (not another program that took the port).
 ours() { ss -Hltnp "sport = :$1" | grep -q "pid=$2,"; }
 
-pidfile=$state/pids/forward-$name portfile=$state/forward-$name.port
+pidfile=$state/pids/forward-$name portfile=$state/forward-$name.port sock=$state/forward-$name.sock
 if [ -f "$pidfile" ] && [ -f "$portfile" ] && ours "$(cat "$portfile")" "$(cat "$pidfile")"; then
   cat "$portfile"
   exit 0
@@ -50,15 +57,21 @@ for attempt in $(seq 1 20); do
     port=$((20000 + RANDOM % 30000))
     listening "$port" && continue
   fi
-  setsid socat "TCP-LISTEN:$port,bind=127.0.0.1,fork,reuseaddr" \
-    "EXEC:$wrapper socat STDIO TCP\:${target/:/\\:}" >"$state/logs/forward-$name.log" 2>&1 </dev/null &
+  rm -f "$sock"
+  # The inner socat first, in the background, as a child of the shell that then becomes the
+  # outer one (exec keeps its pid): its parent-death signal fires when the outer one ends.
+  # nsenter with --net alone execs its command without forking, so the signal stays set.
+  # shellcheck disable=SC2016 # expanded by the inner shell, from its arguments
+  setsid bash -c 'setpriv --pdeathsig TERM "$1" socat "UNIX-LISTEN:$2,fork,unlink-early" "TCP:$3" &
+    exec socat "TCP-LISTEN:$4,bind=127.0.0.1,fork,reuseaddr" "UNIX-CONNECT:$2"' \
+    forward "$wrapper" "$sock" "$target" "$port" >"$state/logs/forward-$name.log" 2>&1 </dev/null &
   pid=$!
   for _ in $(seq 1 40); do
     kill -0 "$pid" 2>/dev/null || break
-    ours "$port" "$pid" && break
+    ours "$port" "$pid" && [ -S "$sock" ] && break
     sleep 0.05
   done
-  if ours "$port" "$pid"; then
+  if ours "$port" "$pid" && [ -S "$sock" ]; then
     echo "$pid" >"$pidfile"
     echo "$port" >"$portfile"
     say "$name: 127.0.0.1:$port -> $target in $netns"

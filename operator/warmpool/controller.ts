@@ -24,7 +24,15 @@ import type { SandboxCaches } from '../sandbox/index.ts';
 import type { OperatorSettings } from '../settings.ts';
 import { isReadyMember } from './fit.ts';
 import { deleteMember, deletePoolLeftovers, ensurePoolPolicy, poolOwns } from './owned.ts';
-import { fitOf, memberName, memberObjects, poolNetworkPolicy, standIn, type PoolCache } from './member.ts';
+import {
+  fitOf,
+  memberName,
+  memberObjects,
+  poolNetworkPolicy,
+  poolSandboxdPolicy,
+  standIn,
+  type PoolCache,
+} from './member.ts';
 import type { WarmPoolMetrics } from './metrics.ts';
 
 /** On a pool: its unclaimed members go before the pool does (no garbage collector is assumed). */
@@ -99,9 +107,14 @@ export class WarmPoolReconciler {
       return 5_000;
     }
     const fit = fitOf(standIn(pool, 'member'), template, this.#d.settings);
-    const policy = poolNetworkPolicy(pool, template, this.#d.settings);
-    if (!(await ensurePoolPolicy(this.#net, pool, policy))) {
-      const message = `NetworkPolicy ${policy.metadata!.name!} exists and is not this pool's: no members are made while it is there`;
+    const policies = [
+      poolNetworkPolicy(pool, template, this.#d.settings),
+      poolSandboxdPolicy(pool, template, this.#d.settings),
+    ];
+    const ensured = await Promise.all(policies.map((p) => ensurePoolPolicy(this.#net, pool, p)));
+    const conflict = policies.find((_, i) => !ensured[i]);
+    if (conflict) {
+      const message = `NetworkPolicy ${conflict.metadata!.name!} exists and is not this pool's: no members are made while it is there`;
       await this.#writeStatus(pool, members.length, 0, { ok: false, reason: 'NameConflict', message });
       return RECHECK_MS;
     }

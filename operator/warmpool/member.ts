@@ -102,7 +102,10 @@ export function memberObjects(
   fit: string,
 ): MemberObjects {
   const sandbox = standIn(pool, name);
-  const pod = asMember(sandboxPod(sandbox, template, settings), pool, { [Labels.mode]: pool.spec.mode });
+  const pod = asMember(sandboxPod(sandbox, template, settings), pool, {
+    [Labels.mode]: pool.spec.mode,
+    [WarmPool.memberOfLabel]: pool.metadata.name!,
+  });
   pod.metadata!.annotations = { ...pod.metadata!.annotations, [WarmPool.fitAnnotation]: fit };
   return {
     secret: asMember(tokenSecret(sandbox, token), pool),
@@ -128,6 +131,46 @@ export function poolNetworkPolicy(
       ownerReferences: [poolOwner(pool)],
     },
     spec: { ...policy.spec!, podSelector: { matchLabels: { [WarmPool.poolLabel]: pool.metadata.name! } } },
+  };
+}
+
+/**
+ * Its name: not `warmpool-<pool>-sandboxd`, which is the first policy's name of a pool
+ * called `<pool>-sandboxd`.
+ */
+export const poolSandboxdPolicyName = (pool: SandboxWarmPool) => `warmpool.${pool.metadata.name!}.sandboxd`;
+
+/**
+ * The pool's second NetworkPolicy: ingress to sandboxd from the API and the operator, for
+ * every Pod the pool made, claimed or not (`WarmPool.memberOfLabel`, which a claim keeps).
+ * A claim moves its Pod from the pool's policy to its sandbox's by relabelling it, and a
+ * NetworkPolicy enforcer reprograms the Pod after the write: kube-router refused the API's
+ * connections to a just-claimed sandboxd for up to a few hundred ms, the warm creates' tail.
+ * A rule that selects the Pod before, during and after the relabel keeps that way in open
+ * throughout. It allows nothing the sandbox's own policy does not (that one's first ingress
+ * rule is the same peers and port), and it has no egress: it never widens what a sandbox may
+ * reach. Ingress only, so it isolates no other direction.
+ */
+export function poolSandboxdPolicy(
+  pool: SandboxWarmPool,
+  template: SandboxTemplateSpec,
+  settings: OperatorSettings,
+): V1NetworkPolicy {
+  const sandboxd = networkPolicy(standIn(pool, pool.metadata.name!), template, settings).spec!.ingress![0]!;
+  return {
+    apiVersion: 'networking.k8s.io/v1',
+    kind: 'NetworkPolicy',
+    metadata: {
+      name: poolSandboxdPolicyName(pool),
+      namespace: pool.metadata.namespace,
+      labels: { [WarmPool.poolLabel]: pool.metadata.name! },
+      ownerReferences: [poolOwner(pool)],
+    },
+    spec: {
+      podSelector: { matchLabels: { [WarmPool.memberOfLabel]: pool.metadata.name! } },
+      policyTypes: ['Ingress'],
+      ingress: [sandboxd],
+    },
   };
 }
 

@@ -7,6 +7,7 @@ import type {
 } from '@kubernetes/client-node';
 import { WarmPool, sandboxdSecretName, workspaceClaimName, type SandboxWarmPool } from '../../core/index.ts';
 import { ignoring, isStatus } from '../../kube/index.ts';
+import { poolSandboxdPolicyName } from './member.ts';
 
 /**
  * Whether `obj`'s controller reference is this pool's uid. A member's objects are the pool's
@@ -82,7 +83,7 @@ export async function deleteMember(core: CoreV1Api, pool: SandboxWarmPool, pod: 
 
 /**
  * At the pool's deletion, what remains of it besides member Pods: the claims and Secrets of
- * members whose Pod was gone already, and its NetworkPolicy, each only when the pool's.
+ * members whose Pod was gone already, and its two NetworkPolicies, each only when the pool's.
  */
 export async function deletePoolLeftovers(
   api: { core: CoreV1Api; net: NetworkingV1Api },
@@ -101,13 +102,13 @@ export async function deletePoolLeftovers(
       await ignoring([404, 409], () =>
         api.core.deleteNamespacedSecret({ name: s.metadata!.name!, namespace, body: only(s) }),
       );
-  const policy = await orUndefined(
-    api.net.readNamespacedNetworkPolicy({ name: poolPolicyName(pool), namespace }),
-  );
-  if (poolOwns(policy, pool))
-    await ignoring([404, 409], () =>
-      api.net.deleteNamespacedNetworkPolicy({ name: poolPolicyName(pool), namespace, body: only(policy!) }),
-    );
+  for (const name of [poolPolicyName(pool), poolSandboxdPolicyName(pool)]) {
+    const policy = await orUndefined(api.net.readNamespacedNetworkPolicy({ name, namespace }));
+    if (poolOwns(policy, pool))
+      await ignoring([404, 409], () =>
+        api.net.deleteNamespacedNetworkPolicy({ name, namespace, body: only(policy!) }),
+      );
+  }
 }
 
 async function orUndefined<T>(read: Promise<T>): Promise<T | undefined> {

@@ -6,7 +6,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { Watch, type V1PersistentVolumeClaim, type V1Pod, type V1Secret } from '@kubernetes/client-node';
+import {
+  NetworkingV1Api,
+  Watch,
+  type V1PersistentVolumeClaim,
+  type V1Pod,
+  type V1Secret,
+} from '@kubernetes/client-node';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import {
@@ -261,6 +267,27 @@ describe('a warm pool', () => {
     ]);
     expect(owned.pods[0]!.metadata?.labels?.[WarmPool.poolLabel]).toBeUndefined();
 
+    // The claimed Pod keeps the label of the pool's sandboxd policy, which selected it before
+    // the claim too: the API's way in to sandboxd is open under one policy all through the
+    // relabel (an enforcer reprograms the Pod from the pool's policy to the sandbox's after
+    // it). That policy allows exactly the sandbox's own first ingress rule, and no egress.
+    expect(owned.pods[0]!.metadata?.labels?.[WarmPool.memberOfLabel]).toBe('main');
+    const net = ns.kc.makeApiClient(NetworkingV1Api);
+    const own = await net.readNamespacedNetworkPolicy({ name: 'sandbox-hit', namespace: ns.name });
+    const sandboxd = await net.readNamespacedNetworkPolicy({
+      name: 'warmpool.main.sandboxd',
+      namespace: ns.name,
+    });
+    expect(sandboxd.metadata?.ownerReferences?.map((r) => [r.kind, r.name, r.uid])).toEqual([
+      ['SandboxWarmPool', 'main', pool.metadata.uid],
+    ]);
+    expect(sandboxd.spec).toEqual({
+      podSelector: { matchLabels: { [WarmPool.memberOfLabel]: 'main' } },
+      policyTypes: ['Ingress'],
+      ingress: [own.spec!.ingress![0]],
+    });
+    expect(own.spec!.ingress![0]!.ports).toEqual([{ protocol: 'TCP', port: 9000 }]);
+
     // sandboxd refuses the member's token and accepts the sandbox's, without a restart.
     const client = await expectTokenHandedOver(owned.pods[0]!, pool, sandbox);
     expect(owned.pods[0]!.status?.containerStatuses?.every((c) => c.restartCount === 0)).toBe(true);
@@ -499,6 +526,14 @@ describe('a warm pool', () => {
           .catch(() => false)),
       { timeoutMs: 30_000, describe: () => 'the pool was never deleted' },
     );
+    // Its NetworkPolicies go with it; the claimed sandbox keeps its own.
+    const policies = await ns.kc
+      .makeApiClient(NetworkingV1Api)
+      .listNamespacedNetworkPolicy({ namespace: ns.name });
+    const names = policies.items.map((p) => p.metadata!.name!);
+    expect(names).not.toContain('warmpool-main');
+    expect(names).not.toContain('warmpool.main.sandboxd');
+    expect(names).toContain('sandbox-hit');
     const still = await getSandbox('hit');
     expect(still.status?.phase).toBe('Running');
     expect(still.metadata.uid).toBe(hit.metadata.uid);
