@@ -83,6 +83,7 @@ REPLACEMENTS = {
     "AsyncInvokeStream": "InvokeStream",
     "AsyncConfigureStream": "ConfigureStream",
     "AsyncExecMixin": "ExecMixin",
+    "AsyncLogStream": "LogStream",
     "AsyncRunsMixin": "RunsMixin",
     "AsyncAttachStream": "AttachStream",
     "AsyncEventStream": "EventStream",

@@ -18,7 +18,6 @@ from typing import Any, Literal, overload
 
 import httpx
 
-from .._exec import AsyncExecMixin
 from .._files import AsyncArchive, AsyncFiles
 from .._flavor import Awaitable
 from .._http import (
@@ -68,6 +67,7 @@ from ..models import (
     Start,
     StoredPolicies,
 )
+from .exec import AsyncExecMixin
 from .preview import AsyncPreviewMixin
 from .runs import AsyncRunsMixin
 from .usage import AsyncUsageMixin

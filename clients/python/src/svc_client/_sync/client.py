@@ -19,7 +19,6 @@ from typing import Any, Literal, overload
 
 import httpx
 
-from .._exec import ExecMixin
 from .._files import Archive, Files
 from .._flavor import Blocking
 from .._http import (
@@ -69,6 +68,7 @@ from ..models import (
     Start,
     StoredPolicies,
 )
+from .exec import ExecMixin
 from .preview import PreviewMixin
 from .runs import RunsMixin
 from .usage import UsageMixin
