@@ -13,8 +13,7 @@ import {
 import { Informer, WorkQueue, keyOf } from '../kube/index.ts';
 import { registerNode } from './node/node.ts';
 import { layout, type DevnodeOptions } from './options.ts';
-import { killLeftovers } from './pods/leftovers.ts';
-import { PodRuntime } from './pods/runtime.ts';
+import { PodRuntime, killLeftovers } from './pods/index.ts';
 import { ServiceProxy } from './services/proxy.ts';
 import { SNAPSHOT_GROUP, SNAPSHOT_VERSION, ensureClasses } from './storage/classes.ts';
 import { Clones } from './storage/clones.ts';
@@ -24,7 +23,7 @@ import { SnapshotData } from './storage/retention.ts';
 import { Snapshotter } from './storage/snapshotter.ts';
 
 export type { DevnodeOptions } from './options.ts';
-export { bwrapArgs } from './pods/bwrap.ts';
+export { bwrapArgs } from './pods/index.ts';
 export { sandboxdLauncher } from './launcher.ts';
 export { mountsUnder, unmountUnder } from './storage/mounts.ts';
 

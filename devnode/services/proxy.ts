@@ -3,7 +3,7 @@ import { CoreV1Api, type KubeConfig, type V1Service } from '@kubernetes/client-n
 import type { Logger } from 'pino';
 import { Annotations } from '../../core/index.ts';
 import { ignoring, mergePatch, splitKey, type Informer } from '../../kube/index.ts';
-import type { PodSandbox } from '../pods/pod.ts';
+import type { PodSandbox } from '../pods/index.ts';
 
 export interface ServiceProxyDeps {
   kc: KubeConfig;

@@ -5,23 +5,18 @@
 ...     sandbox = svc.create("demo", template="python")
 """
 
+from ._async.exec import AsyncLogStream
+from ._async.files import AsyncArchive, AsyncFiles
 from ._async.runs import AsyncAttachStream
 from ._async.usage import AsyncUsageStream
-from ._exec import AsyncLogStream, ExecResult, LogStream, SandboxLogs
-from ._files import (
-    Archive,
-    AsyncArchive,
-    AsyncFiles,
-    Extracted,
-    FileEntry,
-    FileListing,
-    Files,
-    WrittenFile,
-)
+from ._exec import ExecResult, SandboxLogs
+from ._files import Extracted, FileEntry, FileListing, WrittenFile
 from ._http import RetryPolicy, __version__
 from ._preview import PreviewTicket
 from ._runs import DetachedRun, Drop, Run, RunEvent
 from ._sse import SSE_MAX_EVENT_SIZE, SSEDecoder, SSEEvent, aiter_sse, iter_sse
+from ._sync.exec import LogStream
+from ._sync.files import Archive, Files
 from ._sync.runs import AttachStream
 from ._sync.usage import UsageStream
 from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User

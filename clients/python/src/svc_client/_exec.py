@@ -1,31 +1,26 @@
 """Code mode: exec a command in a sandbox (JSON or streamed) and read its template's logs.
 
-Mixins of :class:`~svc_client.Client` (:class:`ExecMixin`) and
-:class:`~svc_client.AsyncClient` (:class:`AsyncExecMixin`); the request builders and models
-are shared.
+The request builders and models both clients share; the clients' methods are written once
+in ``_async/exec.py`` (``_sync/exec.py`` is generated from it).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncGenerator, Generator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import httpx
 
-from ._http import AsyncHTTP, Call, SyncHTTP, json_body
-from ._runs import DetachedRun, detached
-from ._sse import SSEEvent, aiter_sse_response, iter_sse_response
-from ._streams import AsyncEventStream, EventStream
+from ._http import Call
+from ._sse import SSEEvent
 from .errors import StreamInterrupted
 from .models import Log
 
-if TYPE_CHECKING:  # client.py and aio.py import this module for their mixins
+if TYPE_CHECKING:
     from ._requests import _Requests
-    from .aio import AsyncInvokeStream
-    from .client import InvokeStream
 
 
 def _sandbox_path(name: str, *rest: str) -> str:
@@ -173,198 +168,3 @@ def decode_log(sse: SSEEvent) -> Log | None:
     except ValueError as exc:
         raise StreamInterrupted(f"malformed log event data: {sse.data[:200]!r}") from exc
     return Log.from_dict({"stream": "stdout", **data}) if isinstance(data, dict) else None
-
-
-class LogStream(EventStream[Log]):
-    """The template's output as ``Log`` events: what is kept, then new output. It never ends
-    by itself: leave the loop, or :meth:`close` it (a context manager)."""
-
-    def __init__(self, http: SyncHTTP, call: Call) -> None:
-        self._events = self._run(http, call)
-
-    @staticmethod
-    def _run(http: SyncHTTP, call: Call) -> Generator[Log, None, None]:
-        with http.stream(call, sse=True) as response:
-            for sse in iter_sse_response(response, http.sse_max_event_size):
-                log = decode_log(sse)
-                if log is not None:
-                    yield log
-
-
-class AsyncLogStream(AsyncEventStream[Log]):
-    """Async twin of :class:`LogStream`: ``async for log in ...``."""
-
-    def __init__(self, http: AsyncHTTP, call: Call) -> None:
-        self._events = self._run(http, call)
-
-    @staticmethod
-    async def _run(http: AsyncHTTP, call: Call) -> AsyncGenerator[Log, None]:
-        async with http.stream(call, sse=True) as response:
-            async for sse in aiter_sse_response(response, http.sse_max_event_size):
-                log = decode_log(sse)
-                if log is not None:
-                    yield log
-
-
-class ExecMixin:
-    """Exec and logs on :class:`~svc_client.Client`."""
-
-    _req: _Requests
-    _http: SyncHTTP
-
-    @overload
-    def exec(
-        self, name: str, command: Command, *, timeout: Timeout = None,
-        working_dir: str | None = None, env: Mapping[str, str] | None = None,
-        stdin: str | None = None, namespace: str | None = None, detach: Literal[False] = False,
-    ) -> ExecResult: ...  # fmt: skip
-
-    @overload
-    def exec(
-        self, name: str, command: Command, *, timeout: Timeout = None,
-        working_dir: str | None = None, env: Mapping[str, str] | None = None,
-        stdin: str | None = None, namespace: str | None = None, detach: Literal[True],
-    ) -> DetachedRun: ...  # fmt: skip
-
-    def exec(
-        self,
-        name: str,
-        command: Command,
-        *,
-        timeout: Timeout = None,
-        working_dir: str | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: str | None = None,
-        namespace: str | None = None,
-        detach: bool = False,
-    ) -> ExecResult | DetachedRun:
-        """Run ``command`` in the sandbox and return once it ends (a string runs with
-        ``sh -c``). ``timeout`` is seconds or a duration (``"30s"``); ``working_dir`` must
-        be inside ``/workspace``. Raises ``RateLimited`` beyond 32 concurrent execs.
-        ``detach=True`` (which needs ``timeout``) answers with a :class:`DetachedRun` at once."""
-        call = exec_call(
-            self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
-            stdin=stdin, namespace=namespace, stream=False,
-        )  # fmt: skip
-        if detach:
-            return DetachedRun.from_dict(json_body(self._http.request(detached(call))))
-        response = self._http.request(call)
-        return ExecResult.from_dict(json_body(response), response.headers.get("x-exec-id"))
-
-    def exec_stream(
-        self,
-        name: str,
-        command: Command,
-        *,
-        timeout: Timeout = None,
-        working_dir: str | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: str | None = None,
-        namespace: str | None = None,
-    ) -> InvokeStream:
-        """:meth:`exec` as it runs: ``Start`` (its id for :meth:`cancel_exec`), ``Log``...,
-        ``Exit``. Leaving the loop early ends the command (SIGTERM)."""
-        from .client import InvokeStream
-
-        call = exec_call(
-            self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
-            stdin=stdin, namespace=namespace, stream=True,
-        )  # fmt: skip
-        return InvokeStream(
-            lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
-        )
-
-    def cancel_exec(
-        self, name: str, exec_id: str, *, namespace: str | None = None
-    ) -> dict[str, Any]:
-        """Cancel an exec in flight; its ``Exit`` then reports exit code -1, ``canceled``."""
-        return json_body(self._http.request(cancel_call(self._req, name, exec_id, namespace)))
-
-    def logs(self, name: str, *, namespace: str | None = None) -> SandboxLogs:
-        """The template process's recent stdout and stderr (the last 1 MiB)."""
-        response = self._http.request(logs_call(self._req, name, namespace, follow=False))
-        return SandboxLogs.from_dict(json_body(response))
-
-    def follow_logs(self, name: str, *, namespace: str | None = None) -> LogStream:
-        """The kept output, then new output as it is written, as ``Log`` events."""
-        return LogStream(self._http, logs_call(self._req, name, namespace, follow=True))
-
-
-class AsyncExecMixin:
-    """Exec and logs on :class:`~svc_client.AsyncClient`."""
-
-    _req: _Requests
-    _http: AsyncHTTP
-
-    @overload
-    async def exec(
-        self, name: str, command: Command, *, timeout: Timeout = None,
-        working_dir: str | None = None, env: Mapping[str, str] | None = None,
-        stdin: str | None = None, namespace: str | None = None, detach: Literal[False] = False,
-    ) -> ExecResult: ...  # fmt: skip
-
-    @overload
-    async def exec(
-        self, name: str, command: Command, *, timeout: Timeout = None,
-        working_dir: str | None = None, env: Mapping[str, str] | None = None,
-        stdin: str | None = None, namespace: str | None = None, detach: Literal[True],
-    ) -> DetachedRun: ...  # fmt: skip
-
-    async def exec(
-        self,
-        name: str,
-        command: Command,
-        *,
-        timeout: Timeout = None,
-        working_dir: str | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: str | None = None,
-        namespace: str | None = None,
-        detach: bool = False,
-    ) -> ExecResult | DetachedRun:
-        """See :meth:`ExecMixin.exec`."""
-        call = exec_call(
-            self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
-            stdin=stdin, namespace=namespace, stream=False,
-        )  # fmt: skip
-        if detach:
-            return DetachedRun.from_dict(json_body(await self._http.request(detached(call))))
-        response = await self._http.request(call)
-        return ExecResult.from_dict(json_body(response), response.headers.get("x-exec-id"))
-
-    def exec_stream(
-        self,
-        name: str,
-        command: Command,
-        *,
-        timeout: Timeout = None,
-        working_dir: str | None = None,
-        env: Mapping[str, str] | None = None,
-        stdin: str | None = None,
-        namespace: str | None = None,
-    ) -> AsyncInvokeStream:
-        """See :meth:`ExecMixin.exec_stream`."""
-        from .aio import AsyncInvokeStream
-
-        call = exec_call(
-            self._req, name, command, timeout=timeout, working_dir=working_dir, env=env,
-            stdin=stdin, namespace=namespace, stream=True,
-        )  # fmt: skip
-        return AsyncInvokeStream(
-            lambda: self._http.stream(call, sse=True), self._http.sse_max_event_size
-        )
-
-    async def cancel_exec(
-        self, name: str, exec_id: str, *, namespace: str | None = None
-    ) -> dict[str, Any]:
-        """See :meth:`ExecMixin.cancel_exec`."""
-        return json_body(await self._http.request(cancel_call(self._req, name, exec_id, namespace)))
-
-    async def logs(self, name: str, *, namespace: str | None = None) -> SandboxLogs:
-        """See :meth:`ExecMixin.logs`."""
-        response = await self._http.request(logs_call(self._req, name, namespace, follow=False))
-        return SandboxLogs.from_dict(json_body(response))
-
-    def follow_logs(self, name: str, *, namespace: str | None = None) -> AsyncLogStream:
-        """See :meth:`ExecMixin.follow_logs`."""
-        return AsyncLogStream(self._http, logs_call(self._req, name, namespace, follow=True))

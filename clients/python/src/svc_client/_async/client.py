@@ -18,8 +18,6 @@ from typing import Any, Literal, overload
 
 import httpx
 
-from .._exec import AsyncExecMixin
-from .._files import AsyncArchive, AsyncFiles
 from .._flavor import Awaitable
 from .._http import (
     DEFAULT_STREAM_READ_TIMEOUT,
@@ -68,6 +66,8 @@ from ..models import (
     Start,
     StoredPolicies,
 )
+from .exec import AsyncExecMixin
+from .files import AsyncArchive, AsyncFiles
 from .preview import AsyncPreviewMixin
 from .runs import AsyncRunsMixin
 from .usage import AsyncUsageMixin

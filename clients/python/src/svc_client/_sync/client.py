@@ -19,8 +19,6 @@ from typing import Any, Literal, overload
 
 import httpx
 
-from .._exec import ExecMixin
-from .._files import Archive, Files
 from .._flavor import Blocking
 from .._http import (
     DEFAULT_STREAM_READ_TIMEOUT,
@@ -69,6 +67,8 @@ from ..models import (
     Start,
     StoredPolicies,
 )
+from .exec import ExecMixin
+from .files import Archive, Files
 from .preview import PreviewMixin
 from .runs import RunsMixin
 from .usage import UsageMixin
