@@ -15,18 +15,19 @@ import {
 import { HttpError, conflict, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { route } from '../openapi/index.ts';
-import { admitCreate, ownedSandbox, releaseReservation } from '../sandboxes/index.ts';
-import { cloneSandbox } from './operations.ts';
+import { admitCreate, onOwnedSandbox, releaseReservation, type OnSandbox } from '../sandboxes/index.ts';
+import { cloneOperations, cloneSandbox } from './operations.ts';
 
 /**
  * `POST /sandboxes/{id}/clone`: snapshot the source's workspace, then create a Sandbox in
  * the same namespace with the source's spec that hydrates from that snapshot. 202: the
  * clone is `Pending` until the operator has hydrated its volume.
  */
-export function cloneRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function cloneRoutes(deps: ApiDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, cloneOperations);
   route(app, cloneSandbox, async (c, { body }, reply) => {
-    const source = await ownedSandbox(c, deps);
+    const source = c.var.sandbox;
     const { namespace = '', name: sourceName = '' } = source.metadata;
     if (body.namespace !== undefined && body.namespace !== namespace) {
       throw new HttpError(

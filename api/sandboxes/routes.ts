@@ -2,14 +2,7 @@ import { Hono, type Context } from 'hono';
 import { Annotations, GROUP, SANDBOX_FINALIZER, VERSION, type Sandbox } from '../../core/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { route } from '../openapi/index.ts';
-import {
-  admitCreate,
-  canAccess,
-  ownedSandbox,
-  present,
-  requestNamespace,
-  requireNamespace,
-} from './access.ts';
+import { admitCreate, canAccess, present, requestNamespace, requireNamespace } from './access.ts';
 import {
   createSandbox,
   deleteSandbox,
@@ -19,11 +12,13 @@ import {
   stopSandbox,
 } from './operations.ts';
 import { paginate } from './paginate.ts';
+import { onOwnedSandbox, type OnSandbox } from './scope.ts';
 import { watchSandboxes } from './watch.ts';
 
 /** Sandbox lifecycle: create, get, list, delete, stop and resume. */
-export function sandboxRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function sandboxRoutes(deps: ApiDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, [getSandbox, deleteSandbox, stopSandbox, resumeSandbox]);
 
   route(app, createSandbox, async (c, { body }, reply) => {
     const { name, namespace: bodyNamespace, ...spec } = body;
@@ -62,10 +57,10 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     return reply.json(200, { items: page.items.map(present), continue: page.continue });
   });
 
-  route(app, getSandbox, async (c, _, reply) => reply.json(200, present(await ownedSandbox(c, deps))));
+  route(app, getSandbox, (c, _, reply) => reply.json(200, present(c.var.sandbox)));
 
   route(app, deleteSandbox, async (c, _, reply) => {
-    const sandbox = await ownedSandbox(c, deps);
+    const sandbox = c.var.sandbox;
     await deps.sandboxes.delete(sandbox.metadata.namespace!, sandbox.metadata.name!);
     return reply.json(202, {
       name: sandbox.metadata.name!,
@@ -74,8 +69,8 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     });
   });
 
-  const setStopped = async (c: Context, stopped: boolean) => {
-    const sandbox = await ownedSandbox(c, deps);
+  const setStopped = async (c: Context<OnSandbox>, stopped: boolean) => {
+    const sandbox = c.var.sandbox;
     const updated: Sandbox = await deps.sandboxes.mergePatch(
       sandbox.metadata.namespace!,
       sandbox.metadata.name!,

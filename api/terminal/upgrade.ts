@@ -47,6 +47,8 @@ export function terminalUpgrade(deps: ApiDeps): {
   check.use('/api/v1/sandboxes/*', namespaceQuery());
   check.use('/api/v1/sandboxes/:id/*', pathParams('id'));
   check.get('/api/v1/sandboxes/:id/terminal', async (c) => {
+    // Looked up here, not by `onOwnedSandbox`: this is an app of its own, run on an upgrade's
+    // headers with full paths, where no operation is declared (its route is `openTerminal`'s).
     const sandbox = await ownedSandbox(c, deps);
     requireRunning(sandbox, 'a terminal');
     const query = terminalQuery(c);

@@ -6,8 +6,8 @@ import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { requireRunning } from '../exec/index.ts';
 import { route } from '../openapi/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
-import { getSandboxUsage } from './operations.ts';
+import { onOwnedSandbox, type OnSandbox } from '../sandboxes/index.ts';
+import { getSandboxUsage, usageOperations } from './operations.ts';
 
 /**
  * `GET /sandboxes/{id}/usage`: what the sandbox uses now, as its sandboxd reads it from the
@@ -17,10 +17,11 @@ import { getSandboxUsage } from './operations.ts';
  * not use: neither form counts as activity for `idleTimeout` (a console left open on the
  * sandbox's page must not keep it running).
  */
-export function usageRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function usageRoutes(deps: ApiDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, usageOperations, { activity: false });
   route(app, getSandboxUsage, async (c, { query }, reply) => {
-    const sandbox = await ownedSandbox(c, deps, { activity: false });
+    const sandbox = c.var.sandbox;
     requireRunning(sandbox, 'reading its usage');
     // sandboxd's answer is passed on as it came (sandboxd/activity.go writes SandboxUsage).
     const read = async (history?: number) => {
