@@ -11,18 +11,9 @@ import { endSpan } from '../../telemetry/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { badRequest } from '../errors/index.ts';
-import { requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { readConfigureBody, type SpooledConfigure } from './configure-body.ts';
-import {
-  refusalOutcome,
-  requireAgentMode,
-  requireAllowed,
-  sandboxdOf,
-  throttled,
-  unreachable,
-  beginAgentCall,
-  refused,
-} from './checks.ts';
+import { requireAgentMode, requireAllowed, throttled, beginAgentCall, refused } from './checks.ts';
+import { requireRunning, type OnSandbox, refusalOutcome, sandboxdOf, unreachable } from '../request/index.ts';
 
 const KEEPALIVE_MS = 15_000;
 

@@ -24,17 +24,8 @@ import type { ApiDeps } from '../deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
-import { requireRunning, type OnSandbox } from '../sandboxes/index.ts';
-import {
-  readBounded,
-  refusalOutcome,
-  requireAgentMode,
-  requireConfigured,
-  sandboxdOf,
-  throttled,
-  beginAgentCall,
-  refused,
-} from './checks.ts';
+import { requireAgentMode, requireConfigured, throttled, beginAgentCall, refused } from './checks.ts';
+import { requireRunning, type OnSandbox, readBounded, refusalOutcome, sandboxdOf } from '../request/index.ts';
 
 /** How stale a policy an invoke may be checked against (a write through this API drops it at once). */
 const POLICY_MAX_AGE_MS = 1_000;

@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { requestNamespace } from '../sandboxes/index.ts';
+import { requestNamespace } from '../request/index.ts';
 
 /** How much of a refusal's message goes into the audit record. */
 const MAX_MESSAGE = 500;

@@ -3,10 +3,10 @@ import { Hono } from 'hono';
 import { EgressReasons } from '../../core/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { route } from '../openapi/index.ts';
-import { requireNamespace } from '../sandboxes/index.ts';
 import { egressFigures, type EgressFigures } from './egress.ts';
 import { listAuditEvents } from './operations.ts';
 import { AuditAnnotations } from './recorder.ts';
+import { requireNamespace } from '../request/index.ts';
 
 export interface AuditRecord {
   /** The Event's name. */

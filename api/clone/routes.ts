@@ -15,8 +15,9 @@ import {
 import { HttpError, conflict, validationError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { route } from '../openapi/index.ts';
-import { admitCreate, onOwnedSandbox, releaseReservation, type OnSandbox } from '../sandboxes/index.ts';
+import { admitCreate, releaseReservation } from '../sandboxes/index.ts';
 import { cloneOperations, cloneSandbox } from './operations.ts';
+import { onOwnedSandbox, type OnSandbox } from '../request/index.ts';
 
 /**
  * `POST /sandboxes/{id}/clone`: snapshot the source's workspace, then create a Sandbox in

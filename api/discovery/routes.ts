@@ -12,9 +12,9 @@ import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { notFound } from '../errors/index.ts';
 import { route } from '../openapi/index.ts';
-import { onOwnedSandbox, requestNamespace, type OnSandbox } from '../sandboxes/index.ts';
 import { namespaceQuery, pathParams } from '../validation/index.ts';
 import { getCurrentUser, getTemplate, listPorts, listTemplates } from './operations.ts';
+import { onOwnedSandbox, requestNamespace, type OnSandbox } from '../request/index.ts';
 
 const KINDS = {
   ClusterSandboxTemplate: 'clustersandboxtemplates',

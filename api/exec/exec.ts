@@ -6,17 +6,23 @@ import type { z } from 'zod';
 import type { ExitEvent, ExecStartQuery, ExecRequest } from '../../core/index.ts';
 import { RETRY_AFTER_SECONDS, type Sandbox } from '../../core/index.ts';
 import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
-import { refusalOutcome, sandboxdOf, templateOf } from '../agent/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
 import { answerDetached, detachRequested } from '../runs/index.ts';
-import { recordActivity, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { timeoutMsOf, workingDirOf } from './checks.ts';
 import type { execSandbox } from './operations.ts';
 import { collectOutput, lastExit } from './output.ts';
+import {
+  refusalOutcome,
+  sandboxdOf,
+  templateOf,
+  recordActivity,
+  requireRunning,
+  type OnSandbox,
+} from '../request/index.ts';
 
 type ExecReply = Reply<typeof execSandbox>;
 

@@ -6,11 +6,9 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono, type Context } from 'hono';
 import { FileOperation, type Sandbox } from '../../core/index.ts';
 import type { ReadAnswer, SandboxdClient } from '../../kube/index.ts';
-import { readBounded, sandboxdOf, unreachable } from '../agent/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, badRequest } from '../errors/index.ts';
 import { parsed, route } from '../openapi/index.ts';
-import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import {
   deleteFile,
   downloadArchive,
@@ -21,6 +19,14 @@ import {
   uploadArchive,
   writeFile,
 } from './operations.ts';
+import {
+  readBounded,
+  sandboxdOf,
+  unreachable,
+  onOwnedSandbox,
+  requireRunning,
+  type OnSandbox,
+} from '../request/index.ts';
 
 /** The one folder the file API serves; sandboxd checks again, links followed. */
 export const WORKSPACE = '/workspace';

@@ -4,8 +4,9 @@ import { HttpError } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { route } from '../openapi/index.ts';
 import { sandboxdPort } from '../preview/index.ts';
-import { admitUpdate, onOwnedSandbox, type OnSandbox } from '../sandboxes/index.ts';
+import { admitUpdate } from '../sandboxes/index.ts';
 import { forwardPort, portOperations, unforwardPort } from './operations.ts';
+import { onOwnedSandbox, type OnSandbox } from '../request/index.ts';
 
 /**
  * Port forwarding: the API only edits `spec.ports`; the operator creates the Service (and

@@ -4,11 +4,11 @@ import { SandboxPod, type Sandbox } from '../../core/index.ts';
 import { HttpError, notFound } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { route } from '../openapi/index.ts';
-import { onOwnedSandbox, ownedSandbox, type OnSandbox } from '../sandboxes/index.ts';
 import { issueTicket } from '../tickets/index.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
 import { createPreviewTicket, previewPort as previewOperation } from './operations.ts';
 import { PREVIEW_TICKET_TTL_MS } from './signin.ts';
+import { onOwnedSandbox, ownedSandbox, type OnSandbox } from '../request/index.ts';
 
 /**
  * `/sandboxes/{id}/preview/{port}/*`, any method: the authenticated, owner-or-admin way to

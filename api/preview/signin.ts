@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
 import type { ApiDeps } from '../deps.ts';
-import { requestNamespace } from '../sandboxes/index.ts';
 import { invalidTicket, issueTicket, verifyTicket } from '../tickets/index.ts';
+import { requestNamespace } from '../request/index.ts';
 
 /** How long a preview ticket may wait to be exchanged for a cookie: a click's round trip. */
 export const PREVIEW_TICKET_TTL_MS = 30_000;

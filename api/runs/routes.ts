@@ -1,14 +1,13 @@
 import { Hono, type Context } from 'hono';
 import { RunId, type RunSummary, type Sandbox } from '../../core/index.ts';
 import type { SandboxdRunRecord } from '../../kube/index.ts';
-import { sandboxdOf } from '../agent/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, notFound } from '../errors/index.ts';
 import { relayEvents } from '../exec/index.ts';
 import { parsed, route } from '../openapi/index.ts';
-import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { cancelRun, getRunEvents, listRuns, runOperations } from './operations.ts';
+import { sandboxdOf, onOwnedSandbox, requireRunning, type OnSandbox } from '../request/index.ts';
 
 /**
  * A sandbox's runs (invokes and execs, attached or detached): the list, each one's events

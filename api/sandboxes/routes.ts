@@ -2,7 +2,14 @@ import { Hono, type Context } from 'hono';
 import { Annotations, GROUP, SANDBOX_FINALIZER, VERSION, type Sandbox } from '../../core/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { route } from '../openapi/index.ts';
-import { admitCreate, canAccess, present, requestNamespace, requireNamespace } from './access.ts';
+import {
+  canAccess,
+  onOwnedSandbox,
+  requestNamespace,
+  requireNamespace,
+  type OnSandbox,
+} from '../request/index.ts';
+import { admitCreate, present } from './access.ts';
 import {
   createSandbox,
   deleteSandbox,
@@ -12,7 +19,6 @@ import {
   stopSandbox,
 } from './operations.ts';
 import { paginate } from './paginate.ts';
-import { onOwnedSandbox, type OnSandbox } from './scope.ts';
 import { watchSandboxes } from './watch.ts';
 
 /** Sandbox lifecycle: create, get, list, delete, stop and resume. */
@@ -103,5 +109,3 @@ export function releaseReservation(deps: ApiDeps, namespace: string, name: strin
       deps.logger.warn({ err, sandbox: `${namespace}/${name}` }, 'releasing a quota reservation failed'),
     );
 }
-
-export { readJson } from '../openapi/index.ts';

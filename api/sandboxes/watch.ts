@@ -4,7 +4,8 @@ import type { Sandbox } from '../../core/index.ts';
 import type { SandboxChange } from '../cluster/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { canAccess, present } from './access.ts';
+import { canAccess } from '../request/index.ts';
+import { present } from './access.ts';
 
 /** A comment line now and then, so proxies and browsers keep an idle stream open. */
 const KEEPALIVE_MS = 15_000;

@@ -3,8 +3,8 @@ import { reservedSecretReason } from '../../core/index.ts';
 import { HttpError, notFound, policyViolation } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { route } from '../openapi/index.ts';
-import { requestNamespace } from '../sandboxes/index.ts';
 import { createSecret, deleteSecret, listSecrets } from './operations.ts';
+import { requestNamespace } from '../request/index.ts';
 
 /**
  * A user's own Secrets for `spec.credentials`: create (values write-only), list (names and

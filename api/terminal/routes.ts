@@ -2,10 +2,10 @@ import { Hono } from 'hono';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { route } from '../openapi/index.ts';
-import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { issueTicket } from '../tickets/index.ts';
 import { terminalQuery } from './checks.ts';
 import { createTerminalTicket, openTerminal, terminalOperations } from './operations.ts';
+import { onOwnedSandbox, requireRunning, type OnSandbox } from '../request/index.ts';
 
 /** How long a terminal ticket may wait for its WebSocket upgrade. */
 export const TICKET_TTL_MS = 30_000;

@@ -4,9 +4,9 @@ import type { Sandbox } from '../../core/index.ts';
 import { TerminalStream } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { recordActivity } from '../sandboxes/index.ts';
 import { parseControl } from './checks.ts';
 import type { TerminalMetrics, TerminalOutcome } from './metrics.ts';
+import { recordActivity } from '../request/index.ts';
 
 /** Output waiting for a slow client beyond this stops reading sandboxd until it drains. */
 const HIGH_WATER = 1024 * 1024;

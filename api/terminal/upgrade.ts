@@ -3,17 +3,16 @@ import type { Duplex } from 'node:stream';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { WebSocketServer } from 'ws';
 import { authenticate } from '../auth/index.ts';
-import { sandboxdOf, templateOf } from '../agent/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError, errorHandler } from '../errors/index.ts';
 import { sameOrigin } from '../origin/index.ts';
-import { ownedSandbox, requestNamespace, requireRunning } from '../sandboxes/index.ts';
 import { namespaceQuery, pathParams } from '../validation/index.ts';
 import { RETRY_AFTER_SECONDS } from '../../core/index.ts';
 import { terminalQuery } from './checks.ts';
 import { TerminalMetrics } from './metrics.ts';
 import { runSession, type SessionContext } from './session.ts';
 import { invalidTicket, verifyTicket, type Ticket } from '../tickets/index.ts';
+import { sandboxdOf, templateOf, ownedSandbox, requestNamespace, requireRunning } from '../request/index.ts';
 
 /** The terminal's path; the server sends its upgrades here and the rest to the preview's. */
 export const TERMINAL_PATH = /^\/api\/v1\/sandboxes\/[^/]+\/terminal$/;

@@ -1,13 +1,11 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { SandboxUsage } from '../../core/index.ts';
-import { sandboxdOf } from '../agent/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { requireRunning } from '../exec/index.ts';
 import { route } from '../openapi/index.ts';
-import { onOwnedSandbox, type OnSandbox } from '../sandboxes/index.ts';
 import { getSandboxUsage, usageOperations } from './operations.ts';
+import { sandboxdOf, requireRunning, onOwnedSandbox, type OnSandbox } from '../request/index.ts';
 
 /**
  * `GET /sandboxes/{id}/usage`: what the sandbox uses now, as its sandboxd reads it from the

@@ -2,9 +2,8 @@ import type { Hono, MiddlewareHandler } from 'hono';
 import type { Sandbox } from '../../core/index.ts';
 import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
-import type { Operation } from '../openapi/document.ts';
-import { honoPaths, methodOf } from '../openapi/route.ts';
-import { ownedSandbox } from './access.ts';
+import { honoPaths, methodOf, type Operation } from '../openapi/index.ts';
+import { ownedSandbox } from './sandbox.ts';
 
 /** What the handlers of `/sandboxes/{id}/…` find on their context: the sandbox, resolved once. */
 export interface OnSandbox {
@@ -28,7 +27,8 @@ export function onOwnedSandbox(
 ): void {
   const resolve: MiddlewareHandler<OnSandbox> = async (c, next) => {
     // `/files/*` matches `/files` as well as `/files/…`: one lookup, whichever matched.
-    if ((c.var.sandbox as Sandbox | undefined) === undefined) c.set('sandbox', await ownedSandbox(c, deps, opts));
+    if ((c.var.sandbox as Sandbox | undefined) === undefined)
+      c.set('sandbox', await ownedSandbox(c, deps, opts));
     await next();
   };
   for (const op of ops) app.on(methodOf(op), honoPaths(op), resolve);
