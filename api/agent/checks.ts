@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { RETRY_AFTER_SECONDS, concurrencyExceeded, type Sandbox } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { AgentDeps } from './deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
 import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
 import type { Caller } from '../auth/index.ts';
@@ -44,7 +44,7 @@ export function throttled(limit: number, inflight: number): HttpError {
 
 /** Governance again: the template or agent image may have been disallowed since create. */
 export async function requireAllowed(
-  deps: ApiDeps,
+  deps: AgentDeps,
   sandbox: Sandbox,
   extra: { code: string; message: string }[] = [],
 ) {
@@ -66,7 +66,7 @@ export interface AgentCall {
  * `traceparent`, the actor hashed) for the sandbox the caller may act on (resolved by
  * `onOwnedSandbox` before: a call refused there has no span).
  */
-export function beginAgentCall(c: Context<OnSandbox>, deps: ApiDeps, spanName: string): AgentCall {
+export function beginAgentCall(c: Context<OnSandbox>, deps: AgentDeps, spanName: string): AgentCall {
   const started = performance.now();
   const caller: Caller = c.var.caller;
   const sandbox = c.var.sandbox;

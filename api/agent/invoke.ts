@@ -20,7 +20,7 @@ import type { AuditEntry } from '../audit/index.ts';
 import { answerDetached, detachRequested } from '../runs/index.ts';
 import type { invokeSandbox } from './operations.ts';
 import type { Caller } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { AgentDeps } from './deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
@@ -38,7 +38,7 @@ const POLICY_MAX_AGE_MS = 1_000;
  */
 export async function invoke(
   c: Context<OnSandbox>,
-  deps: ApiDeps,
+  deps: AgentDeps,
   query: z.output<typeof InvokeQuery>,
   reply: Reply<typeof invokeSandbox>,
 ): Promise<Answer<typeof invokeSandbox> | Response> {
@@ -287,7 +287,7 @@ function nodeSink(res: ServerResponse): Sink {
 
 /** The audit Event and the metrics of a finished invoke. Never argv or stdin. */
 function finish(
-  deps: ApiDeps,
+  deps: AgentDeps,
   record: { end(entry: AuditEntry): Promise<void> },
   sandbox: Sandbox,
   caller: Caller,

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { LogsQuery, SandboxLogs } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ExecDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
 import type { getSandboxLogs } from './operations.ts';
@@ -16,7 +16,7 @@ import { sandboxdOf, requireRunning, type OnSandbox } from '../request/index.ts'
  */
 export async function logs(
   c: Context<OnSandbox>,
-  deps: ApiDeps,
+  deps: ExecDeps,
   query: z.output<typeof LogsQuery>,
   reply: Reply<typeof getSandboxLogs>,
 ): Promise<Answer<typeof getSandboxLogs> | Response> {

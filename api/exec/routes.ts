@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { ApiDeps } from '../deps.ts';
+import type { ExecDeps } from './deps.ts';
 import { notFound } from '../errors/index.ts';
 import { route } from '../openapi/index.ts';
 import { exec } from './exec.ts';
@@ -8,7 +8,7 @@ import { cancelExec, execOperations, execSandbox, getSandboxLogs } from './opera
 import { sandboxdOf, onOwnedSandbox, requireRunning, type OnSandbox } from '../request/index.ts';
 
 /** Code mode's commands and output: exec (JSON or SSE), its cancel, the template's logs. */
-export function execRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function execRoutes(deps: ExecDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, execOperations);
 

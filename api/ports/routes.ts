@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { SandboxPod, type ForwardedPort, type PortSpec, type Sandbox } from '../../core/index.ts';
 import { HttpError } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { PortsDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
 import { sandboxdPort } from '../preview/index.ts';
 import { admitUpdate } from '../sandboxes/index.ts';
@@ -12,7 +12,7 @@ import { onOwnedSandbox, type OnSandbox } from '../request/index.ts';
  * Port forwarding: the API only edits `spec.ports`; the operator creates the Service (and
  * Ingress) and publishes `status.forwardedPorts`, which these endpoints wait for.
  */
-export function portRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function portRoutes(deps: PortsDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, portOperations);
 
@@ -51,7 +51,7 @@ export function portRoutes(deps: ApiDeps): Hono<OnSandbox> {
 
 /** Rewrites `spec.ports` guarded by the resourceVersion; re-reads and retries on a conflict. */
 async function editPorts(
-  deps: ApiDeps,
+  deps: PortsDeps,
   sandbox: Sandbox,
   edit: (ports: PortSpec[]) => PortSpec[],
 ): Promise<void> {
@@ -77,7 +77,7 @@ async function editPorts(
 }
 
 async function waitForStatus<T>(
-  deps: ApiDeps,
+  deps: PortsDeps,
   sandbox: Sandbox,
   pick: (entries: ForwardedPort[]) => T | undefined,
 ): Promise<T> {

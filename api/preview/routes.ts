@@ -2,7 +2,7 @@ import { Hono, type Context } from 'hono';
 import { routePath } from 'hono/route';
 import { SandboxPod, type Sandbox } from '../../core/index.ts';
 import { HttpError, notFound } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { PreviewDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
 import { issueTicket } from '../tickets/index.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
@@ -14,7 +14,7 @@ import { onOwnedSandbox, ownedSandbox, type OnSandbox } from '../request/index.t
  * `/sandboxes/{id}/preview/{port}/*`, any method: the authenticated, owner-or-admin way to
  * reach a forwarded port without an ingress. Bodies stream both ways; nothing is buffered.
  */
-export function previewRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function previewRoutes(deps: PreviewDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, [previewOperation, createPreviewTicket]);
   route(app, previewOperation, async (c) => {
@@ -107,7 +107,7 @@ export function previewPort(c: Context, sandbox: Sandbox): { sandbox: Sandbox; p
  * sandbox is looked up here (the upgrade's check, an app of its own on full paths that no
  * operation declares, has no `onOwnedSandbox` in front).
  */
-export async function previewTarget(c: Context, deps: ApiDeps, owned?: Sandbox): Promise<string> {
+export async function previewTarget(c: Context, deps: PreviewDeps, owned?: Sandbox): Promise<string> {
   const { sandbox, port } = previewPort(c, owned ?? (await ownedSandbox(c, deps)));
   const name = sandbox.metadata.name ?? '';
   try {

@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { ApiDeps } from '../deps.ts';
+import type { PreviewDeps } from './deps.ts';
 import { invalidTicket, issueTicket, verifyTicket } from '../tickets/index.ts';
 import { requestNamespace } from '../request/index.ts';
 
@@ -32,7 +32,7 @@ const PREVIEW_PATH = /^\/api\/v1\/sandboxes\/([^/]+)\/preview\/(\d{1,5})(?:\/|$)
  * Tickets are used once per API replica: the ledger is this middleware's own memory.
  */
 export function previewCredentials(
-  deps: ApiDeps,
+  deps: PreviewDeps,
   auth: MiddlewareHandler,
   opts: { tickets: boolean },
 ): MiddlewareHandler {

@@ -4,8 +4,11 @@ import type { Caller } from '../auth/index.ts';
 import { forbidden, notFound } from '../errors/index.ts';
 import type { ApiDeps } from '../deps.ts';
 
+/** What looking up a request's sandbox reads: the cache, else the apiserver; and its activity. */
+export type SandboxLookup = Pick<ApiDeps, 'defaultNamespace' | 'cache' | 'sandboxes' | 'clock' | 'logger'>;
+
 /** The namespace a request addresses: `?namespace=`, else the deployment's default. */
-export function requestNamespace(c: Context, deps: ApiDeps): string {
+export function requestNamespace(c: Context, deps: Pick<ApiDeps, 'defaultNamespace'>): string {
   return c.req.query('namespace') || deps.defaultNamespace;
 }
 
@@ -14,7 +17,7 @@ export function requestNamespace(c: Context, deps: ApiDeps): string {
  * namespace looks like an empty one; callers ask only when they found nothing, so a read
  * that found something costs no request.
  */
-export async function requireNamespace(deps: ApiDeps, namespace: string): Promise<void> {
+export async function requireNamespace(deps: Pick<ApiDeps, 'namespaces'>, namespace: string): Promise<void> {
   if ((await deps.namespaces.check(namespace)).missing) throw notFound(`namespaces "${namespace}" not found`);
 }
 
@@ -32,7 +35,7 @@ export function canAccess(caller: Caller, sandbox: Sandbox): boolean {
  */
 export async function ownedSandbox(
   c: Context,
-  deps: ApiDeps,
+  deps: SandboxLookup,
   /** `activity: false`: a look that is no use of the sandbox (its usage), not counted for idleTimeout. */
   opts: { activity?: boolean } = {},
 ): Promise<Sandbox> {
@@ -51,7 +54,10 @@ export async function ownedSandbox(
  * Marks the sandbox active for `idleTimeout`, at most once a minute so that a busy
  * sandbox does not turn every read into a write. Best effort: a failure is only logged.
  */
-export function recordActivity(deps: ApiDeps, sandbox: Sandbox): void {
+export function recordActivity(
+  deps: Pick<ApiDeps, 'clock' | 'sandboxes' | 'logger'>,
+  sandbox: Sandbox,
+): void {
   const now = deps.clock();
   const last = Date.parse(sandbox.metadata.annotations?.[Annotations.lastActivity] ?? '');
   if (Number.isFinite(last) && now.getTime() - last < 60_000) return;

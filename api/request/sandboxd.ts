@@ -21,7 +21,7 @@ const RETRY_WAITS_MS = [0, 25, 50, 100, 200, 400, 700, 1000];
  * up afresh each time (it may have been recreated at another address).
  */
 export async function sandboxdOf<T>(
-  deps: ApiDeps,
+  deps: Pick<ApiDeps, 'sandboxd'>,
   sandbox: Sandbox,
   call: (client: SandboxdClient) => Promise<T>,
 ): Promise<{ client: SandboxdClient; answer: T }> {

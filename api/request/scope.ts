@@ -1,9 +1,8 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Sandbox } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { honoPaths, methodOf, type Operation } from '../openapi/index.ts';
-import { ownedSandbox } from './sandbox.ts';
+import { ownedSandbox, type SandboxLookup } from './sandbox.ts';
 
 /** What the handlers of `/sandboxes/{id}/…` find on their context: the sandbox, resolved once. */
 export interface OnSandbox {
@@ -20,7 +19,7 @@ export interface OnSandbox {
  */
 export function onOwnedSandbox(
   app: Hono<OnSandbox>,
-  deps: ApiDeps,
+  deps: SandboxLookup,
   ops: readonly Operation[],
   /** `activity: false` for a look that is no use of the sandbox (its usage): see `ownedSandbox`. */
   opts: { activity?: boolean } = {},

@@ -7,7 +7,7 @@ import {
 import { PolicyMalformedError } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import { HttpError, notFound, policyViolation } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { SandboxesDeps } from './deps.ts';
 import { templateNotFound } from './templates.ts';
 
 /** A Sandbox as the API answers with it: also `sandboxId` (its name), `name` and `namespace` on top. */
@@ -51,7 +51,7 @@ export function present(sandbox: Sandbox): PresentedSandbox {
  * governance, which reserves quota last: 403 `policy_violation` listing every violation.
  */
 export async function admitCreate(
-  deps: ApiDeps,
+  deps: SandboxesDeps,
   input: { user: string; namespace: string; name: string; spec: SandboxSpec; caller: Caller },
 ): Promise<void> {
   const malformed = (err: unknown) => {
@@ -84,7 +84,7 @@ export async function admitCreate(
  * new spec judged like a create against the policy in force, without the quotas, refusing
  * only what the update brings (see `Governance.checkUpdate`): 403 `policy_violation`.
  */
-export async function admitUpdate(deps: ApiDeps, sandbox: Sandbox, after: SandboxSpec): Promise<void> {
+export async function admitUpdate(deps: SandboxesDeps, sandbox: Sandbox, after: SandboxSpec): Promise<void> {
   const violations = await deps.governance
     .checkUpdate({ namespace: sandbox.metadata.namespace ?? '', before: sandbox.spec, after })
     .catch((err: unknown) => {

@@ -1,6 +1,6 @@
 import { Hono, type Context } from 'hono';
 import { Annotations, GROUP, SANDBOX_FINALIZER, VERSION, type Sandbox } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { SandboxesDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
 import {
   canAccess,
@@ -22,7 +22,7 @@ import { paginate } from './paginate.ts';
 import { watchSandboxes } from './watch.ts';
 
 /** Sandbox lifecycle: create, get, list, delete, stop and resume. */
-export function sandboxRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function sandboxRoutes(deps: SandboxesDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, [getSandbox, deleteSandbox, stopSandbox, resumeSandbox]);
 
@@ -102,7 +102,7 @@ export function sandboxRoutes(deps: ApiDeps): Hono<OnSandbox> {
  * caller waiting: a written Sandbox already counts itself instead of its reservation, so
  * removing the entry is bookkeeping (an entry left behind by a failure expires on its own).
  */
-export function releaseReservation(deps: ApiDeps, namespace: string, name: string): void {
+export function releaseReservation(deps: SandboxesDeps, namespace: string, name: string): void {
   deps.governance
     .release(namespace, name)
     .catch((err: unknown) =>

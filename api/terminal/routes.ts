@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { ApiDeps } from '../deps.ts';
+import type { TerminalDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { route } from '../openapi/index.ts';
 import { issueTicket } from '../tickets/index.ts';
@@ -15,7 +15,7 @@ export const TICKET_TTL_MS = 30_000;
  * and a plain GET of the terminal, which only says to upgrade (the upgrade itself is served
  * by `terminalUpgrade` on the server's `upgrade` event).
  */
-export function terminalRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function terminalRoutes(deps: TerminalDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, terminalOperations);
 

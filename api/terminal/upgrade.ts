@@ -3,7 +3,7 @@ import type { Duplex } from 'node:stream';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { WebSocketServer } from 'ws';
 import { authenticate } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { TerminalDeps } from './deps.ts';
 import { HttpError, errorHandler } from '../errors/index.ts';
 import { sameOrigin } from '../origin/index.ts';
 import { namespaceQuery, pathParams } from '../validation/index.ts';
@@ -29,7 +29,7 @@ type Env = { Bindings: { checked?: Checked }; Variables: { ticket?: Ticket } };
  * then sandboxd is asked for the session; only when it has opened one is the WebSocket
  * handshake completed, so every refusal (401, 403, 404, 409, 429…) is a plain HTTP answer.
  */
-export function terminalUpgrade(deps: ApiDeps): {
+export function terminalUpgrade(deps: TerminalDeps): {
   onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Ends every open session (the server is shutting down): sandboxd hangs them up. */
   closeAll: () => void;
@@ -138,7 +138,7 @@ export function terminalUpgrade(deps: ApiDeps): {
  * `?ticket=` stands for the caller it was issued to; a request that also sends a credential
  * must be that same caller. Without a ticket, the usual X-API-Key or bearer token.
  */
-function ticketOrCredentials(deps: ApiDeps): MiddlewareHandler<Env> {
+function ticketOrCredentials(deps: TerminalDeps): MiddlewareHandler<Env> {
   const auth = authenticate(deps.auth);
   return async (c, next) => {
     const text = c.req.query('ticket');

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { SandboxUsage } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { UsageDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { route } from '../openapi/index.ts';
 import { getSandboxUsage, usageOperations } from './operations.ts';
@@ -15,7 +15,7 @@ import { sandboxdOf, requireRunning, onOwnedSandbox, type OnSandbox } from '../r
  * not use: neither form counts as activity for `idleTimeout` (a console left open on the
  * sandbox's page must not keep it running).
  */
-export function usageRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function usageRoutes(deps: UsageDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, usageOperations, { activity: false });
   route(app, getSandboxUsage, async (c, { query }, reply) => {
