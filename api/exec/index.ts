@@ -1,4 +1,3 @@
 export { execRoutes } from './routes.ts';
 export { execOperations } from './operations.ts';
 export { strictQuery } from './checks.ts';
-export { relayEvents } from './relay.ts';

@@ -5,8 +5,7 @@ import type { ExecDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
 import type { getSandboxLogs } from './operations.ts';
-import { relayEvents } from './relay.ts';
-import { sandboxdOf, requireRunning, type OnSandbox } from '../request/index.ts';
+import { sandboxdOf, requireRunning, type OnSandbox, relayEvents } from '../request/index.ts';
 
 /**
  * `GET /sandboxes/{id}/logs`: the template process's recent stdout and stderr, which its

@@ -9,4 +9,5 @@ export {
   type SandboxLookup,
 } from './sandbox.ts';
 export { onOwnedSandbox, requireRunning, type OnSandbox } from './scope.ts';
+export { relayEvents } from './relay.ts';
 export { readBounded, refusalOutcome, sandboxdOf, templateOf, unreachable } from './sandboxd.ts';

@@ -4,10 +4,9 @@ import type { SandboxdRunRecord } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
 import type { RunsDeps } from './deps.ts';
 import { HttpError, notFound } from '../errors/index.ts';
-import { relayEvents } from '../exec/index.ts';
 import { parsed, route } from '../openapi/index.ts';
 import { cancelRun, getRunEvents, listRuns, runOperations } from './operations.ts';
-import { sandboxdOf, onOwnedSandbox, requireRunning, type OnSandbox } from '../request/index.ts';
+import { sandboxdOf, onOwnedSandbox, requireRunning, type OnSandbox, relayEvents } from '../request/index.ts';
 
 /**
  * A sandbox's runs (invokes and execs, attached or detached): the list, each one's events
