@@ -96,6 +96,8 @@ typecheck: node_modules/.stamp
 
 lint: node_modules/.stamp
 	npx eslint --max-warnings=0 .
+	# DESIGN.md's import table (doors, direction, no cycles): .dependency-cruiser.js.
+	npx depcruise --config .dependency-cruiser.js --output-type err core kube telemetry operator webhook api devnode cmd
 
 format-check: node_modules/.stamp
 	npx prettier --check .

@@ -66,7 +66,7 @@ try {
     if (made.status !== 201) throw new Error(`create answered ${made.status}: ${await made.text()}`);
     // No operator runs here: the bench writes the phase the operator would, so the reads
     // measured are the cached ones a Running sandbox gets (a sandbox in any other phase is
-    // read afresh from the apiserver; see api/sandboxes/access.ts).
+    // read afresh from the apiserver; see api/request/sandbox.ts).
     await env.kubeConfig.makeApiClient(CustomObjectsApi).patchNamespacedCustomObjectStatus(
       {
         group: GROUP,

@@ -9,20 +9,11 @@ import {
 } from '../../core/index.ts';
 import { endSpan } from '../../telemetry/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { AgentDeps } from './deps.ts';
 import { badRequest } from '../errors/index.ts';
-import { requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { readConfigureBody, type SpooledConfigure } from './configure-body.ts';
-import {
-  refusalOutcome,
-  requireAgentMode,
-  requireAllowed,
-  sandboxdOf,
-  throttled,
-  unreachable,
-  beginAgentCall,
-  refused,
-} from './checks.ts';
+import { requireAgentMode, requireAllowed, throttled, beginAgentCall, refused } from './checks.ts';
+import { requireRunning, type OnSandbox, refusalOutcome, sandboxdOf, unreachable } from '../request/index.ts';
 
 const KEEPALIVE_MS = 15_000;
 
@@ -33,7 +24,7 @@ const KEEPALIVE_MS = 15_000;
  * (attached to the operator's run in sandboxd), then `result` from the status. One span,
  * `svc.configure`, a child of the caller's `traceparent`, covers the call.
  */
-export async function configure(c: Context<OnSandbox>, deps: ApiDeps): Promise<Response> {
+export async function configure(c: Context<OnSandbox>, deps: AgentDeps): Promise<Response> {
   const { started, caller, span, sandbox, template } = beginAgentCall(c, deps, 'svc.configure');
   const { namespace = '', name = '' } = sandbox.metadata;
   let request: SpooledConfigure;
@@ -166,7 +157,7 @@ export async function configure(c: Context<OnSandbox>, deps: ApiDeps): Promise<R
  * sandboxd answers 404: look again shortly, up to the status wait.
  */
 async function followInstall(
-  deps: ApiDeps,
+  deps: AgentDeps,
   sandboxd: SandboxdClient,
   sandbox: Sandbox,
   hash: string,

@@ -1,2 +1,1 @@
 export { agentRoutes } from './routes.ts';
-export { readBounded, refusalOutcome, sandboxdOf, templateOf, unreachable } from './checks.ts';

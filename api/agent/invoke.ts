@@ -20,21 +20,12 @@ import type { AuditEntry } from '../audit/index.ts';
 import { answerDetached, detachRequested } from '../runs/index.ts';
 import type { invokeSandbox } from './operations.ts';
 import type { Caller } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { AgentDeps } from './deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
-import { requireRunning, type OnSandbox } from '../sandboxes/index.ts';
-import {
-  readBounded,
-  refusalOutcome,
-  requireAgentMode,
-  requireConfigured,
-  sandboxdOf,
-  throttled,
-  beginAgentCall,
-  refused,
-} from './checks.ts';
+import { requireAgentMode, requireConfigured, throttled, beginAgentCall, refused } from './checks.ts';
+import { requireRunning, type OnSandbox, readBounded, refusalOutcome, sandboxdOf } from '../request/index.ts';
 
 /** How stale a policy an invoke may be checked against (a write through this API drops it at once). */
 const POLICY_MAX_AGE_MS = 1_000;
@@ -47,7 +38,7 @@ const POLICY_MAX_AGE_MS = 1_000;
  */
 export async function invoke(
   c: Context<OnSandbox>,
-  deps: ApiDeps,
+  deps: AgentDeps,
   query: z.output<typeof InvokeQuery>,
   reply: Reply<typeof invokeSandbox>,
 ): Promise<Answer<typeof invokeSandbox> | Response> {
@@ -296,7 +287,7 @@ function nodeSink(res: ServerResponse): Sink {
 
 /** The audit Event and the metrics of a finished invoke. Never argv or stdin. */
 function finish(
-  deps: ApiDeps,
+  deps: AgentDeps,
   record: { end(entry: AuditEntry): Promise<void> },
   sandbox: Sandbox,
   caller: Caller,

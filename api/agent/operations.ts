@@ -15,7 +15,7 @@ import {
 } from '../../core/index.ts';
 import type { Status } from '../openapi/document.ts';
 import { operation } from '../openapi/route.ts';
-import { governed, onSandbox } from '../sandboxes/operations.ts';
+import { governed, onSandbox } from '../openapi/shared.ts';
 
 /** The agent endpoints' refusals, in the spec's check order. */
 const agentErrors: Status[] = [400, 401, 403, 404, 409, 413, 429, 503];

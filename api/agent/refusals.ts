@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { ApiDeps } from '../deps.ts';
+import type { AgentDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { requestNamespace } from '../sandboxes/index.ts';
+import { requestNamespace } from '../request/index.ts';
 
 /** How much of a refusal's message goes into the audit record. */
 const MAX_MESSAGE = 500;
@@ -16,14 +16,14 @@ const MAX_MESSAGE = 500;
  * the status, error code and actor; never argv or stdin (no error message carries them).
  * A call for a sandbox that does not exist has nothing to put an Event on, and is not audited.
  */
-export function auditingRefusals(deps: ApiDeps, call: 'configure' | 'invoke'): MiddlewareHandler {
+export function auditingRefusals(deps: AgentDeps, call: 'configure' | 'invoke'): MiddlewareHandler {
   return async function auditRefusal(c, next) {
     await next();
     if (c.error) await recordRefusal(c, deps, call, c.error);
   };
 }
 
-async function recordRefusal(c: Context, deps: ApiDeps, call: 'configure' | 'invoke', err: unknown) {
+async function recordRefusal(c: Context, deps: AgentDeps, call: 'configure' | 'invoke', err: unknown) {
   const status = err instanceof HttpError ? err.status : 500;
   const error = err instanceof HttpError ? err.code : 'internal';
   if (status === 404 || status === 401) return;

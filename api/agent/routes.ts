@@ -1,16 +1,16 @@
 import { Hono } from 'hono';
-import type { ApiDeps } from '../deps.ts';
+import type { AgentDeps } from './deps.ts';
 import { notFound } from '../errors/index.ts';
 import { honoPaths, route } from '../openapi/index.ts';
-import { onOwnedSandbox, type OnSandbox } from '../sandboxes/index.ts';
-import { requireAgentMode, sandboxdOf } from './checks.ts';
+import { requireAgentMode } from './checks.ts';
 import { configure } from './configure.ts';
 import { invoke } from './invoke.ts';
 import { agentOperations, cancelInvoke, configureSandbox, invokeSandbox } from './operations.ts';
 import { auditingRefusals } from './refusals.ts';
+import { onOwnedSandbox, type OnSandbox, sandboxdOf } from '../request/index.ts';
 
 /** Agent mode: configure once, invoke on demand, cancel by invoke id. */
-export function agentRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function agentRoutes(deps: AgentDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   // Audited first: a refusal by the sandbox's lookup (403) is recorded as any other.
   app.on('POST', honoPaths(configureSandbox), auditingRefusals(deps, 'configure'));

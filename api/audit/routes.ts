@@ -1,12 +1,12 @@
 import { CoreV1Api, type CoreV1Event } from '@kubernetes/client-node';
 import { Hono } from 'hono';
 import { EgressReasons } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { AuditDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
-import { requireNamespace } from '../sandboxes/index.ts';
 import { egressFigures, type EgressFigures } from './egress.ts';
 import { listAuditEvents } from './operations.ts';
 import { AuditAnnotations } from './recorder.ts';
+import { requireNamespace } from '../request/index.ts';
 
 export interface AuditRecord {
   /** The Event's name. */
@@ -30,7 +30,7 @@ export interface AuditRecord {
  * else by the owner of the sandbox with the Event's uid). `sandbox=` names the sandbox of
  * that name now (its uid) while one exists, else every Event under the name.
  */
-export function auditRoutes(deps: ApiDeps): Hono {
+export function auditRoutes(deps: AuditDeps): Hono {
   const app = new Hono();
   const core = deps.kc.makeApiClient(CoreV1Api);
   route(app, listAuditEvents, async (c, { query: q }, reply) => {
@@ -78,7 +78,7 @@ const EGRESS_REASONS = new Set<string>(Object.values(EgressReasons));
  * one's name is another sandbox, whoever owns it; its predecessor's unrecorded Events are
  * then an admin's to read.
  */
-function ownerOf(event: CoreV1Event, deps: ApiDeps): string | undefined {
+function ownerOf(event: CoreV1Event, deps: AuditDeps): string | undefined {
   const recorded = event.metadata.annotations?.[AuditAnnotations.owner];
   if (recorded) return recorded;
   const { namespace = '', name = '', uid } = event.involvedObject;

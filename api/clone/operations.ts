@@ -1,6 +1,6 @@
 import { CloneRequest, CloneResponse, NamespaceQuery } from '../../core/index.ts';
 import { operation } from '../openapi/route.ts';
-import { governed, onSandbox } from '../sandboxes/operations.ts';
+import { governed, onSandbox } from '../openapi/shared.ts';
 
 export const cloneSandbox = operation({
   method: 'post',

@@ -13,20 +13,22 @@ import {
   type CloneResponse,
 } from '../../core/index.ts';
 import { HttpError, conflict, validationError } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { CloneDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
-import { admitCreate, ownedSandbox, releaseReservation } from '../sandboxes/index.ts';
-import { cloneSandbox } from './operations.ts';
+import { admitCreate, releaseReservation } from '../sandboxes/index.ts';
+import { cloneOperations, cloneSandbox } from './operations.ts';
+import { onOwnedSandbox, type OnSandbox } from '../request/index.ts';
 
 /**
  * `POST /sandboxes/{id}/clone`: snapshot the source's workspace, then create a Sandbox in
  * the same namespace with the source's spec that hydrates from that snapshot. 202: the
  * clone is `Pending` until the operator has hydrated its volume.
  */
-export function cloneRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function cloneRoutes(deps: CloneDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, cloneOperations);
   route(app, cloneSandbox, async (c, { body }, reply) => {
-    const source = await ownedSandbox(c, deps);
+    const source = c.var.sandbox;
     const { namespace = '', name: sourceName = '' } = source.metadata;
     if (body.namespace !== undefined && body.namespace !== namespace) {
       throw new HttpError(
@@ -133,7 +135,7 @@ export function cloneRoutes(deps: ApiDeps): Hono {
 /** How many seconds past now a clone looks for a free snapshot name before giving up. */
 const MAX_SECONDS_AHEAD = 120;
 
-const exists = async (deps: ApiDeps, namespace: string, name: string) =>
+const exists = async (deps: CloneDeps, namespace: string, name: string) =>
   !!(deps.cache.get(namespace, name) ?? (await deps.sandboxes.read(namespace, name)));
 
 const taken = (name: string, namespace: string) =>

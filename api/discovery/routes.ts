@@ -9,12 +9,12 @@ import {
   type Template,
 } from '../../core/index.ts';
 import type { Caller } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { DiscoveryDeps } from './deps.ts';
 import { notFound } from '../errors/index.ts';
 import { route } from '../openapi/index.ts';
-import { ownedSandbox, requestNamespace } from '../sandboxes/index.ts';
 import { namespaceQuery, pathParams } from '../validation/index.ts';
 import { getCurrentUser, getTemplate, listPorts, listTemplates } from './operations.ts';
+import { onOwnedSandbox, requestNamespace, type OnSandbox } from '../request/index.ts';
 
 const KINDS = {
   ClusterSandboxTemplate: 'clustersandboxtemplates',
@@ -34,8 +34,9 @@ interface TemplateObject {
  * What a client needs to discover before it acts: the templates it may use, who it is, and
  * a sandbox's forwarded ports. Read-only; every route authenticated (the v1 middleware).
  */
-export function discoveryRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function discoveryRoutes(deps: DiscoveryDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, [listPorts]);
   app.use('/templates', namespaceQuery());
   app.use('/templates/*', namespaceQuery());
   app.use('/templates/:name', pathParams('name'));
@@ -60,10 +61,9 @@ export function discoveryRoutes(deps: ApiDeps): Hono {
 
   route(app, getCurrentUser, (c, _, reply) => reply.json(200, me(c.var.caller)));
 
-  route(app, listPorts, async (c, _, reply) => {
-    const sandbox = await ownedSandbox(c, deps);
-    return reply.json(200, { ports: sandbox.status?.forwardedPorts ?? [] });
-  });
+  route(app, listPorts, (c, _, reply) =>
+    reply.json(200, { ports: c.var.sandbox.status?.forwardedPorts ?? [] }),
+  );
 
   return app;
 }
@@ -83,7 +83,7 @@ export function me(caller: Caller): CurrentUser {
  * The ClusterSandboxTemplates and the namespace's SandboxTemplates that governance's
  * `allowedTemplates` lets the caller create from, by name then kind.
  */
-async function usableTemplates(deps: ApiDeps, namespace: string): Promise<Template[]> {
+async function usableTemplates(deps: DiscoveryDeps, namespace: string): Promise<Template[]> {
   const custom = deps.kc.makeApiClient(CustomObjectsApi);
   const scope = { group: GROUP, version: VERSION };
   const items = (list: unknown) => (list as { items?: TemplateObject[] }).items ?? [];

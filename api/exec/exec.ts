@@ -6,23 +6,29 @@ import type { z } from 'zod';
 import type { ExitEvent, ExecStartQuery, ExecRequest } from '../../core/index.ts';
 import { RETRY_AFTER_SECONDS, type Sandbox } from '../../core/index.ts';
 import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
-import { refusalOutcome, sandboxdOf, templateOf } from '../agent/index.ts';
 import type { Caller } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ExecDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 import type { Outcome } from '../metrics/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
 import { answerDetached, detachRequested } from '../runs/index.ts';
-import { recordActivity, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { timeoutMsOf, workingDirOf } from './checks.ts';
 import type { execSandbox } from './operations.ts';
 import { collectOutput, lastExit } from './output.ts';
+import {
+  refusalOutcome,
+  sandboxdOf,
+  templateOf,
+  recordActivity,
+  requireRunning,
+  type OnSandbox,
+} from '../request/index.ts';
 
 type ExecReply = Reply<typeof execSandbox>;
 
 /** What one exec call carries from its start to its `finish`. */
 interface ExecCall {
-  deps: ApiDeps;
+  deps: ExecDeps;
   started: number;
   caller: Caller;
   span: Span;
@@ -43,7 +49,7 @@ interface ExecCall {
  */
 export async function exec(
   c: Context<OnSandbox>,
-  deps: ApiDeps,
+  deps: ExecDeps,
   input: { query: z.output<typeof ExecStartQuery>; body: z.output<typeof ExecRequest> },
   reply: ExecReply,
 ): Promise<Answer<typeof execSandbox> | Response> {

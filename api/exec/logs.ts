@@ -1,13 +1,11 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
 import type { LogsQuery, SandboxLogs } from '../../core/index.ts';
-import { sandboxdOf } from '../agent/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ExecDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
-import { requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import type { getSandboxLogs } from './operations.ts';
-import { relayEvents } from './relay.ts';
+import { sandboxdOf, requireRunning, type OnSandbox, relayEvents } from '../request/index.ts';
 
 /**
  * `GET /sandboxes/{id}/logs`: the template process's recent stdout and stderr, which its
@@ -17,7 +15,7 @@ import { relayEvents } from './relay.ts';
  */
 export async function logs(
   c: Context<OnSandbox>,
-  deps: ApiDeps,
+  deps: ExecDeps,
   query: z.output<typeof LogsQuery>,
   reply: Reply<typeof getSandboxLogs>,
 ): Promise<Answer<typeof getSandboxLogs> | Response> {

@@ -1,15 +1,14 @@
 import { Hono } from 'hono';
-import { sandboxdOf } from '../agent/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { ExecDeps } from './deps.ts';
 import { notFound } from '../errors/index.ts';
 import { route } from '../openapi/index.ts';
-import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { exec } from './exec.ts';
 import { logs } from './logs.ts';
 import { cancelExec, execOperations, execSandbox, getSandboxLogs } from './operations.ts';
+import { sandboxdOf, onOwnedSandbox, requireRunning, type OnSandbox } from '../request/index.ts';
 
 /** Code mode's commands and output: exec (JSON or SSE), its cancel, the template's logs. */
-export function execRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function execRoutes(deps: ExecDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, execOperations);
 

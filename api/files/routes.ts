@@ -6,11 +6,9 @@ import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { Hono, type Context } from 'hono';
 import { FileOperation, type Sandbox } from '../../core/index.ts';
 import type { ReadAnswer, SandboxdClient } from '../../kube/index.ts';
-import { readBounded, sandboxdOf, unreachable } from '../agent/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { FilesDeps } from './deps.ts';
 import { HttpError, badRequest } from '../errors/index.ts';
 import { parsed, route } from '../openapi/index.ts';
-import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import {
   deleteFile,
   downloadArchive,
@@ -21,6 +19,14 @@ import {
   uploadArchive,
   writeFile,
 } from './operations.ts';
+import {
+  readBounded,
+  sandboxdOf,
+  unreachable,
+  onOwnedSandbox,
+  requireRunning,
+  type OnSandbox,
+} from '../request/index.ts';
 
 /** The one folder the file API serves; sandboxd checks again, links followed. */
 export const WORKSPACE = '/workspace';
@@ -43,7 +49,7 @@ const ANSWER_HEADERS = [
  * path (lexically); sandboxd does the work and checks the path again with links followed.
  * Bodies stream through in both directions, never held: a 1 GiB file costs a few buffers.
  */
-export function fileRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function fileRoutes(deps: FilesDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, fileOperations);
 
@@ -184,7 +190,7 @@ function bodyOf(c: Context): Readable {
 }
 
 async function call(
-  deps: ApiDeps,
+  deps: FilesDeps,
   sandbox: Sandbox,
   method: string,
   path: string,
@@ -250,7 +256,7 @@ async function pass(c: Context, res: IncomingMessage): Promise<Response> {
  */
 async function download(
   c: Context,
-  deps: ApiDeps,
+  deps: FilesDeps,
   sandbox: Sandbox,
   path: string,
   headers: Record<string, string>,

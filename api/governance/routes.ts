@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { requireAdmin } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { GovernanceDeps } from './deps.ts';
 import { HttpError, notFound } from '../errors/index.ts';
 import { PolicyMalformedError } from '../../kube/index.ts';
 import { route } from '../openapi/index.ts';
@@ -17,7 +17,7 @@ import {
  * cannot have admins (no OIDC issuer, no devAuth: fail-closed), 403 for a non-admin. What
  * applies in a namespace is readable by any authenticated caller.
  */
-export function governanceRoutes(deps: ApiDeps): Hono {
+export function governanceRoutes(deps: GovernanceDeps): Hono {
   const app = new Hono();
   const governance = deps.governance;
   // Every method on /governance/policies and below, before its body is read (`/*` covers

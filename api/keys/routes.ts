@@ -1,12 +1,12 @@
 import { Hono, type MiddlewareHandler } from 'hono';
 import { adminCapable } from '../auth/index.ts';
 import { forbidden, notFound, unauthenticated } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { KeysDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './operations.ts';
 
 /** Admin-only management of API keys: create (the key is shown once), list, revoke. */
-export function keyRoutes(deps: ApiDeps): Hono {
+export function keyRoutes(deps: KeysDeps): Hono {
   const app = new Hono();
   const adminOnly: MiddlewareHandler = async (c, next) => {
     if (!adminCapable(deps.auth))

@@ -1,21 +1,23 @@
 import { Hono } from 'hono';
 import { SandboxPod, type ForwardedPort, type PortSpec, type Sandbox } from '../../core/index.ts';
 import { HttpError } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { PortsDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
 import { sandboxdPort } from '../preview/index.ts';
-import { admitUpdate, ownedSandbox } from '../sandboxes/index.ts';
-import { forwardPort, unforwardPort } from './operations.ts';
+import { admitUpdate } from '../sandboxes/index.ts';
+import { forwardPort, portOperations, unforwardPort } from './operations.ts';
+import { onOwnedSandbox, type OnSandbox } from '../request/index.ts';
 
 /**
  * Port forwarding: the API only edits `spec.ports`; the operator creates the Service (and
  * Ingress) and publishes `status.forwardedPorts`, which these endpoints wait for.
  */
-export function portRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function portRoutes(deps: PortsDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, portOperations);
 
   route(app, forwardPort, async (c, { body }, reply) => {
-    const sandbox = await ownedSandbox(c, deps);
+    const sandbox = c.var.sandbox;
     const { port, protocol } = body;
     if (port === SandboxPod.port) throw sandboxdPort();
     const existed = (sandbox.spec.ports ?? []).some((p) => p.port === port && p.protocol === protocol);
@@ -34,7 +36,7 @@ export function portRoutes(deps: ApiDeps): Hono {
   });
 
   route(app, unforwardPort, async (c, _, reply) => {
-    const sandbox = await ownedSandbox(c, deps);
+    const sandbox = c.var.sandbox;
     // `{port}` was checked before any route (api/validation's pathParams): digits, 1–65535.
     const port = Number(c.req.param('port'));
     await editPorts(deps, sandbox, (ports) => ports.filter((p) => p.port !== port));
@@ -49,7 +51,7 @@ export function portRoutes(deps: ApiDeps): Hono {
 
 /** Rewrites `spec.ports` guarded by the resourceVersion; re-reads and retries on a conflict. */
 async function editPorts(
-  deps: ApiDeps,
+  deps: PortsDeps,
   sandbox: Sandbox,
   edit: (ports: PortSpec[]) => PortSpec[],
 ): Promise<void> {
@@ -75,7 +77,7 @@ async function editPorts(
 }
 
 async function waitForStatus<T>(
-  deps: ApiDeps,
+  deps: PortsDeps,
   sandbox: Sandbox,
   pick: (entries: ForwardedPort[]) => T | undefined,
 ): Promise<T> {

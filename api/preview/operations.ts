@@ -1,6 +1,6 @@
 import { NamespaceQuery, PreviewTicket } from '../../core/index.ts';
 import { operation } from '../openapi/route.ts';
-import { onSandbox } from '../sandboxes/operations.ts';
+import { onSandbox } from '../openapi/shared.ts';
 
 export const previewPort = operation({
   method: 'get',

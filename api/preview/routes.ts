@@ -2,22 +2,23 @@ import { Hono, type Context } from 'hono';
 import { routePath } from 'hono/route';
 import { SandboxPod, type Sandbox } from '../../core/index.ts';
 import { HttpError, notFound } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { PreviewDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
 import { issueTicket } from '../tickets/index.ts';
 import { forwardHeaders, responseHeaders } from './headers.ts';
 import { createPreviewTicket, previewPort as previewOperation } from './operations.ts';
 import { PREVIEW_TICKET_TTL_MS } from './signin.ts';
+import { onOwnedSandbox, ownedSandbox, type OnSandbox } from '../request/index.ts';
 
 /**
  * `/sandboxes/{id}/preview/{port}/*`, any method: the authenticated, owner-or-admin way to
  * reach a forwarded port without an ingress. Bodies stream both ways; nothing is buffered.
  */
-export function previewRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function previewRoutes(deps: PreviewDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, [previewOperation, createPreviewTicket]);
   route(app, previewOperation, async (c) => {
-    const target = await previewTarget(c, deps);
+    const target = await previewTarget(c, deps, c.var.sandbox);
     const url = new URL(c.req.url);
     const { prefix, rest } = splitPreviewPath(url.pathname, routePath(c));
     const query = new URLSearchParams(url.search);
@@ -52,7 +53,7 @@ export function previewRoutes(deps: ApiDeps): Hono {
   // A ticket a browser exchanges for the preview's cookie (`previewCredentials`): the URL to
   // open, relative to this API's host. Never logged: the request log has no bodies.
   route(app, createPreviewTicket, async (c, { query }, reply) => {
-    const { sandbox, port } = await previewPort(c, deps);
+    const { sandbox, port } = previewPort(c, c.var.sandbox);
     const { ticket, expiresAt } = await issueTicket(deps, 'preview', c.var.caller, sandbox, {
       ttlMs: PREVIEW_TICKET_TTL_MS,
       port,
@@ -79,9 +80,11 @@ export function splitPreviewPath(rawPath: string, routePath: string): { prefix: 
   return { prefix: segments.slice(0, depth).join('/'), rest: `/${segments.slice(depth).join('/')}` };
 }
 
-/** Owner-or-admin, `Running` (409 otherwise), port forwarded (404 otherwise): the sandbox and port. */
-export async function previewPort(c: Context, deps: ApiDeps): Promise<{ sandbox: Sandbox; port: number }> {
-  const sandbox = await ownedSandbox(c, deps);
+/**
+ * `Running` (409 otherwise), port forwarded (404 otherwise): the sandbox and port. `sandbox`
+ * is the caller's, owner-or-admin checked already (`onOwnedSandbox`, or `ownedSandbox`).
+ */
+export function previewPort(c: Context, sandbox: Sandbox): { sandbox: Sandbox; port: number } {
   // `{port}` was checked before any route or upgrade (api/validation's pathParams): 1–65535.
   const port = Number(c.req.param('port'));
   if (port === SandboxPod.port) throw sandboxdPort();
@@ -99,9 +102,13 @@ export async function previewPort(c: Context, deps: ApiDeps): Promise<{ sandbox:
   return { sandbox, port };
 }
 
-/** `previewPort`'s checks, then the base URL of the port's Service. */
-export async function previewTarget(c: Context, deps: ApiDeps): Promise<string> {
-  const { sandbox, port } = await previewPort(c, deps);
+/**
+ * `previewPort`'s checks, then the base URL of the port's Service. Without `owned`, the
+ * sandbox is looked up here (the upgrade's check, an app of its own on full paths that no
+ * operation declares, has no `onOwnedSandbox` in front).
+ */
+export async function previewTarget(c: Context, deps: PreviewDeps, owned?: Sandbox): Promise<string> {
+  const { sandbox, port } = previewPort(c, owned ?? (await ownedSandbox(c, deps)));
   const name = sandbox.metadata.name ?? '';
   try {
     return await deps.previews.base(sandbox.metadata.namespace ?? '', name, port);

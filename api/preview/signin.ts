@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { getCookie, setCookie } from 'hono/cookie';
-import type { ApiDeps } from '../deps.ts';
-import { requestNamespace } from '../sandboxes/index.ts';
+import type { PreviewDeps } from './deps.ts';
 import { invalidTicket, issueTicket, verifyTicket } from '../tickets/index.ts';
+import { requestNamespace } from '../request/index.ts';
 
 /** How long a preview ticket may wait to be exchanged for a cookie: a click's round trip. */
 export const PREVIEW_TICKET_TTL_MS = 30_000;
@@ -32,7 +32,7 @@ const PREVIEW_PATH = /^\/api\/v1\/sandboxes\/([^/]+)\/preview\/(\d{1,5})(?:\/|$)
  * Tickets are used once per API replica: the ledger is this middleware's own memory.
  */
 export function previewCredentials(
-  deps: ApiDeps,
+  deps: PreviewDeps,
   auth: MiddlewareHandler,
   opts: { tickets: boolean },
 ): MiddlewareHandler {

@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { Hono, type Context } from 'hono';
 import { routePath } from 'hono/route';
 import { authenticate } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { PreviewDeps } from './deps.ts';
 import { errorHandler } from '../errors/index.ts';
 import { sameOrigin } from '../origin/index.ts';
 import { pathParams } from '../validation/index.ts';
@@ -17,7 +17,9 @@ import { previewCredentials } from './signin.ts';
  * sandbox's port, after the same authentication and checks as plain preview requests.
  * Attach to the HTTP server's `upgrade` event.
  */
-export function previewUpgrade(deps: ApiDeps): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
+export function previewUpgrade(
+  deps: PreviewDeps,
+): (req: IncomingMessage, socket: Duplex, head: Buffer) => void {
   // The same middleware and checks as the HTTP routes, run on the upgrade's headers.
   const check = new Hono();
   check.onError(errorHandler(deps.logger));

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import type { DetachedRun, Sandbox } from '../../core/index.ts';
 import { endSpan, type Span } from '../../telemetry/index.ts';
 import type { Caller } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { RunsDeps } from './deps.ts';
 
 /** `?detach=true`, or (without the parameter) `Prefer: respond-async`, its header equivalent. */
 export function detachRequested(c: Context, detach: 'true' | 'false' | undefined): boolean {
@@ -33,7 +33,7 @@ export interface DetachedCall {
  * to observe it) and its span; then the body of its `202 {invokeId, eventsUrl}`, whose
  * `eventsUrl` the caller also sends as the answer's Location.
  */
-export function answerDetached(deps: ApiDeps, call: DetachedCall): DetachedRun {
+export function answerDetached(deps: RunsDeps, call: DetachedCall): DetachedRun {
   const { kind, invokeId, sandbox, caller, template, span, started } = call;
   const seconds = (performance.now() - started) / 1000;
   if (kind === 'invoke') deps.metrics.observe('invoke', { template, outcome: 'detached' }, seconds);

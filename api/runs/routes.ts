@@ -1,21 +1,19 @@
 import { Hono, type Context } from 'hono';
 import { RunId, type RunSummary, type Sandbox } from '../../core/index.ts';
 import type { SandboxdRunRecord } from '../../kube/index.ts';
-import { sandboxdOf } from '../agent/index.ts';
 import type { Caller } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { RunsDeps } from './deps.ts';
 import { HttpError, notFound } from '../errors/index.ts';
-import { relayEvents } from '../exec/index.ts';
 import { parsed, route } from '../openapi/index.ts';
-import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { cancelRun, getRunEvents, listRuns, runOperations } from './operations.ts';
+import { sandboxdOf, onOwnedSandbox, requireRunning, type OnSandbox, relayEvents } from '../request/index.ts';
 
 /**
  * A sandbox's runs (invokes and execs, attached or detached): the list, each one's events
  * (replayed from the start or after `Last-Event-ID`, then followed to `exit`) and cancel.
  * Runs and their events live in sandboxd, so any API replica serves any of them.
  */
-export function runRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function runRoutes(deps: RunsDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, runOperations);
 
@@ -89,7 +87,7 @@ const unknownRun = (sandbox: Sandbox, invokeId: string, what = '') =>
   notFound(`no run ${invokeId}${what} in sandbox ${sandbox.metadata.name} (ended runs are kept 15 minutes)`);
 
 /** One audit record (never argv or stdin); not awaited, as exec's is not. */
-function audit(deps: ApiDeps, sandbox: Sandbox, caller: Caller, reason: string, message: string): void {
+function audit(deps: RunsDeps, sandbox: Sandbox, caller: Caller, reason: string, message: string): void {
   void deps.audit
     .record({ sandbox, reason, type: 'Normal', message, actor: caller.user })
     .catch((err: unknown) => deps.logger.warn({ err, sandbox: sandbox.metadata.name }, 'run audit failed'));

@@ -1,77 +1,14 @@
-import type { Context } from 'hono';
 import type { z } from 'zod';
 import {
-  Annotations,
   type PresentedSandbox as PresentedSandboxSchema,
   type Sandbox,
   type SandboxSpec,
 } from '../../core/index.ts';
 import { PolicyMalformedError } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
-import { HttpError, forbidden, notFound, policyViolation } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import { HttpError, notFound, policyViolation } from '../errors/index.ts';
+import type { SandboxesDeps } from './deps.ts';
 import { templateNotFound } from './templates.ts';
-
-/** The namespace a request addresses: `?namespace=`, else the deployment's default. */
-export function requestNamespace(c: Context, deps: ApiDeps): string {
-  return c.req.query('namespace') || deps.defaultNamespace;
-}
-
-/**
- * 404 when `namespace` does not exist. Reads are served from the cache, where a missing
- * namespace looks like an empty one; callers ask only when they found nothing, so a read
- * that found something costs no request.
- */
-export async function requireNamespace(deps: ApiDeps, namespace: string): Promise<void> {
-  if ((await deps.namespaces.check(namespace)).missing) throw notFound(`namespaces "${namespace}" not found`);
-}
-
-export function canAccess(caller: Caller, sandbox: Sandbox): boolean {
-  return caller.isAdmin || sandbox.spec.createdBy === caller.user;
-}
-
-/**
- * The sandbox `{id}` names, if the caller may act on it: 404 when it does not exist,
- * 403 when it belongs to someone else. Every sandbox endpoint goes through here.
- *
- * A Running sandbox comes from the cache. Any other is read afresh: the cache may be a
- * moment behind a phase change that a watcher (kubectl, a client's wait) has already seen,
- * and an operation that needs `Running` must not answer 409 for a sandbox that is.
- */
-export async function ownedSandbox(
-  c: Context,
-  deps: ApiDeps,
-  /** `activity: false`: a look that is no use of the sandbox (its usage), not counted for idleTimeout. */
-  opts: { activity?: boolean } = {},
-): Promise<Sandbox> {
-  const namespace = requestNamespace(c, deps);
-  const name = c.req.param('id') ?? '';
-  const cached = deps.cache.get(namespace, name);
-  const sandbox = cached?.status?.phase === 'Running' ? cached : await deps.sandboxes.read(namespace, name);
-  if (!sandbox || sandbox.metadata.deletionTimestamp)
-    throw notFound(`sandbox ${name} not found in namespace ${namespace}`);
-  if (!canAccess(c.var.caller, sandbox)) throw forbidden(`sandbox ${name} belongs to another user`);
-  if (opts.activity !== false) recordActivity(deps, sandbox);
-  return sandbox;
-}
-
-/**
- * Marks the sandbox active for `idleTimeout`, at most once a minute so that a busy
- * sandbox does not turn every read into a write. Best effort: a failure is only logged.
- */
-export function recordActivity(deps: ApiDeps, sandbox: Sandbox): void {
-  const now = deps.clock();
-  const last = Date.parse(sandbox.metadata.annotations?.[Annotations.lastActivity] ?? '');
-  if (Number.isFinite(last) && now.getTime() - last < 60_000) return;
-  const { namespace = '', name = '' } = sandbox.metadata;
-  deps.sandboxes
-    .mergePatch(namespace, name, {
-      metadata: { annotations: { [Annotations.lastActivity]: now.toISOString() } },
-    })
-    .catch((err: unknown) =>
-      deps.logger.warn({ err, sandbox: `${namespace}/${name}` }, 'recording activity failed'),
-    );
-}
 
 /** A Sandbox as the API answers with it: also `sandboxId` (its name), `name` and `namespace` on top. */
 export type PresentedSandbox = z.input<typeof PresentedSandboxSchema>;
@@ -114,7 +51,7 @@ export function present(sandbox: Sandbox): PresentedSandbox {
  * governance, which reserves quota last: 403 `policy_violation` listing every violation.
  */
 export async function admitCreate(
-  deps: ApiDeps,
+  deps: SandboxesDeps,
   input: { user: string; namespace: string; name: string; spec: SandboxSpec; caller: Caller },
 ): Promise<void> {
   const malformed = (err: unknown) => {
@@ -147,7 +84,7 @@ export async function admitCreate(
  * new spec judged like a create against the policy in force, without the quotas, refusing
  * only what the update brings (see `Governance.checkUpdate`): 403 `policy_violation`.
  */
-export async function admitUpdate(deps: ApiDeps, sandbox: Sandbox, after: SandboxSpec): Promise<void> {
+export async function admitUpdate(deps: SandboxesDeps, sandbox: Sandbox, after: SandboxSpec): Promise<void> {
   const violations = await deps.governance
     .checkUpdate({ namespace: sandbox.metadata.namespace ?? '', before: sandbox.spec, after })
     .catch((err: unknown) => {

@@ -1,20 +1,13 @@
 import {
   Accepted,
   CreateSandboxRequest,
-  ErrorBody,
   ListQuery,
   NamespaceQuery,
-  PolicyViolation,
   PresentedSandbox,
   SandboxList,
 } from '../../core/index.ts';
-import type { Status } from '../openapi/document.ts';
+import { governed, onSandbox } from '../openapi/shared.ts';
 import { operation } from '../openapi/route.ts';
-
-/** Every sandbox endpoint: its id can be malformed (400), absent (404) or someone else's (403). */
-export const onSandbox: Status[] = [400, 401, 403, 404, 503];
-/** A 403 is the spec's `policy_violation` or, when the cluster refuses the service, an `Error`. */
-export const governed = { 403: [PolicyViolation, ErrorBody] };
 
 export const createSandbox = operation({
   method: 'post',

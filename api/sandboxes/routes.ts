@@ -1,15 +1,15 @@
 import { Hono, type Context } from 'hono';
 import { Annotations, GROUP, SANDBOX_FINALIZER, VERSION, type Sandbox } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { SandboxesDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
 import {
-  admitCreate,
   canAccess,
-  ownedSandbox,
-  present,
+  onOwnedSandbox,
   requestNamespace,
   requireNamespace,
-} from './access.ts';
+  type OnSandbox,
+} from '../request/index.ts';
+import { admitCreate, present } from './access.ts';
 import {
   createSandbox,
   deleteSandbox,
@@ -22,8 +22,9 @@ import { paginate } from './paginate.ts';
 import { watchSandboxes } from './watch.ts';
 
 /** Sandbox lifecycle: create, get, list, delete, stop and resume. */
-export function sandboxRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function sandboxRoutes(deps: SandboxesDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, [getSandbox, deleteSandbox, stopSandbox, resumeSandbox]);
 
   route(app, createSandbox, async (c, { body }, reply) => {
     const { name, namespace: bodyNamespace, ...spec } = body;
@@ -62,10 +63,10 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     return reply.json(200, { items: page.items.map(present), continue: page.continue });
   });
 
-  route(app, getSandbox, async (c, _, reply) => reply.json(200, present(await ownedSandbox(c, deps))));
+  route(app, getSandbox, (c, _, reply) => reply.json(200, present(c.var.sandbox)));
 
   route(app, deleteSandbox, async (c, _, reply) => {
-    const sandbox = await ownedSandbox(c, deps);
+    const sandbox = c.var.sandbox;
     await deps.sandboxes.delete(sandbox.metadata.namespace!, sandbox.metadata.name!);
     return reply.json(202, {
       name: sandbox.metadata.name!,
@@ -74,8 +75,8 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
     });
   });
 
-  const setStopped = async (c: Context, stopped: boolean) => {
-    const sandbox = await ownedSandbox(c, deps);
+  const setStopped = async (c: Context<OnSandbox>, stopped: boolean) => {
+    const sandbox = c.var.sandbox;
     const updated: Sandbox = await deps.sandboxes.mergePatch(
       sandbox.metadata.namespace!,
       sandbox.metadata.name!,
@@ -101,12 +102,10 @@ export function sandboxRoutes(deps: ApiDeps): Hono {
  * caller waiting: a written Sandbox already counts itself instead of its reservation, so
  * removing the entry is bookkeeping (an entry left behind by a failure expires on its own).
  */
-export function releaseReservation(deps: ApiDeps, namespace: string, name: string): void {
+export function releaseReservation(deps: SandboxesDeps, namespace: string, name: string): void {
   deps.governance
     .release(namespace, name)
     .catch((err: unknown) =>
       deps.logger.warn({ err, sandbox: `${namespace}/${name}` }, 'releasing a quota reservation failed'),
     );
 }
-
-export { readJson } from '../openapi/index.ts';

@@ -1,6 +1,6 @@
 import { CustomObjectsApi } from '@kubernetes/client-node';
 import { GROUP, VERSION, templateAllowed, type SandboxSpec } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { SandboxesDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 
 type TemplateRef = SandboxSpec['templateRef'];
@@ -15,7 +15,11 @@ const plurals = {
  * API refuses: a Sandbox applied with kubectl is still accepted and waits in `Error` until
  * its template appears, as GitOps tools expect.
  */
-export async function templateNotFound(deps: ApiDeps, namespace: string, ref: TemplateRef): Promise<never> {
+export async function templateNotFound(
+  deps: SandboxesDeps,
+  namespace: string,
+  ref: TemplateRef,
+): Promise<never> {
   const custom = deps.kc.makeApiClient(CustomObjectsApi);
   const scope = { group: GROUP, version: VERSION };
   const names = (list: unknown) =>

@@ -2,9 +2,10 @@ import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { Sandbox } from '../../core/index.ts';
 import type { SandboxChange } from '../cluster/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { SandboxesDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { canAccess, present } from './access.ts';
+import { canAccess } from '../request/index.ts';
+import { present } from './access.ts';
 
 /** A comment line now and then, so proxies and browsers keep an idle stream open. */
 const KEEPALIVE_MS = 15_000;
@@ -19,7 +20,7 @@ const KEEPALIVE_MS = 15_000;
  */
 export function watchSandboxes(
   c: Context,
-  deps: ApiDeps,
+  deps: SandboxesDeps,
   filter: { namespace: string; mode?: 'code' | 'agent' | undefined; phase?: string | undefined },
 ): Response {
   if (!(c.req.header('accept') ?? '').includes('text/event-stream'))

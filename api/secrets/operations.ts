@@ -1,6 +1,6 @@
 import { CreateSecretRequest, NamespaceQuery, SecretList, SecretSummary } from '../../core/index.ts';
 import { operation } from '../openapi/route.ts';
-import { governed } from '../sandboxes/operations.ts';
+import { governed } from '../openapi/shared.ts';
 
 export const createSecret = operation({
   method: 'post',

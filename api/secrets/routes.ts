@@ -1,17 +1,17 @@
 import { Hono } from 'hono';
 import { reservedSecretReason } from '../../core/index.ts';
 import { HttpError, notFound, policyViolation } from '../errors/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { SecretsDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
-import { requestNamespace } from '../sandboxes/index.ts';
 import { createSecret, deleteSecret, listSecrets } from './operations.ts';
+import { requestNamespace } from '../request/index.ts';
 
 /**
  * A user's own Secrets for `spec.credentials`: create (values write-only), list (names and
  * keys) and delete, in a namespace enabled for sandboxes (`?namespace=`, as for sandboxes).
  * Non-admins see and delete only their own; admins see everyone's.
  */
-export function secretRoutes(deps: ApiDeps): Hono {
+export function secretRoutes(deps: SecretsDeps): Hono {
   const app = new Hono();
 
   const enabledNamespace = async (namespace: string) => {

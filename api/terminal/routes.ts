@@ -1,11 +1,11 @@
 import { Hono } from 'hono';
-import type { ApiDeps } from '../deps.ts';
+import type { TerminalDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 import { route } from '../openapi/index.ts';
-import { onOwnedSandbox, requireRunning, type OnSandbox } from '../sandboxes/index.ts';
 import { issueTicket } from '../tickets/index.ts';
 import { terminalQuery } from './checks.ts';
 import { createTerminalTicket, openTerminal, terminalOperations } from './operations.ts';
+import { onOwnedSandbox, requireRunning, type OnSandbox } from '../request/index.ts';
 
 /** How long a terminal ticket may wait for its WebSocket upgrade. */
 export const TICKET_TTL_MS = 30_000;
@@ -15,7 +15,7 @@ export const TICKET_TTL_MS = 30_000;
  * and a plain GET of the terminal, which only says to upgrade (the upgrade itself is served
  * by `terminalUpgrade` on the server's `upgrade` event).
  */
-export function terminalRoutes(deps: ApiDeps): Hono<OnSandbox> {
+export function terminalRoutes(deps: TerminalDeps): Hono<OnSandbox> {
   const app = new Hono<OnSandbox>();
   onOwnedSandbox(app, deps, terminalOperations);
 

@@ -3,10 +3,10 @@ import type { WebSocket } from 'ws';
 import type { Sandbox } from '../../core/index.ts';
 import { TerminalStream } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
-import { recordActivity } from '../sandboxes/index.ts';
+import type { TerminalDeps } from './deps.ts';
 import { parseControl } from './checks.ts';
 import type { TerminalMetrics, TerminalOutcome } from './metrics.ts';
+import { recordActivity } from '../request/index.ts';
 
 /** Output waiting for a slow client beyond this stops reading sandboxd until it drains. */
 const HIGH_WATER = 1024 * 1024;
@@ -15,7 +15,7 @@ const LOW_WATER = 256 * 1024;
 const ACTIVITY_EVERY_MS = 30_000;
 
 export interface SessionContext {
-  deps: ApiDeps;
+  deps: TerminalDeps;
   metrics: TerminalMetrics;
   sandbox: Sandbox;
   caller: Caller;

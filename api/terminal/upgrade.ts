@@ -3,17 +3,16 @@ import type { Duplex } from 'node:stream';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { WebSocketServer } from 'ws';
 import { authenticate } from '../auth/index.ts';
-import { sandboxdOf, templateOf } from '../agent/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { TerminalDeps } from './deps.ts';
 import { HttpError, errorHandler } from '../errors/index.ts';
 import { sameOrigin } from '../origin/index.ts';
-import { ownedSandbox, requestNamespace, requireRunning } from '../sandboxes/index.ts';
 import { namespaceQuery, pathParams } from '../validation/index.ts';
 import { RETRY_AFTER_SECONDS } from '../../core/index.ts';
 import { terminalQuery } from './checks.ts';
 import { TerminalMetrics } from './metrics.ts';
 import { runSession, type SessionContext } from './session.ts';
 import { invalidTicket, verifyTicket, type Ticket } from '../tickets/index.ts';
+import { sandboxdOf, templateOf, ownedSandbox, requestNamespace, requireRunning } from '../request/index.ts';
 
 /** The terminal's path; the server sends its upgrades here and the rest to the preview's. */
 export const TERMINAL_PATH = /^\/api\/v1\/sandboxes\/[^/]+\/terminal$/;
@@ -30,7 +29,7 @@ type Env = { Bindings: { checked?: Checked }; Variables: { ticket?: Ticket } };
  * then sandboxd is asked for the session; only when it has opened one is the WebSocket
  * handshake completed, so every refusal (401, 403, 404, 409, 429…) is a plain HTTP answer.
  */
-export function terminalUpgrade(deps: ApiDeps): {
+export function terminalUpgrade(deps: TerminalDeps): {
   onUpgrade: (req: IncomingMessage, socket: Duplex, head: Buffer) => void;
   /** Ends every open session (the server is shutting down): sandboxd hangs them up. */
   closeAll: () => void;
@@ -47,6 +46,8 @@ export function terminalUpgrade(deps: ApiDeps): {
   check.use('/api/v1/sandboxes/*', namespaceQuery());
   check.use('/api/v1/sandboxes/:id/*', pathParams('id'));
   check.get('/api/v1/sandboxes/:id/terminal', async (c) => {
+    // Looked up here, not by `onOwnedSandbox`: this is an app of its own, run on an upgrade's
+    // headers with full paths, where no operation is declared (its route is `openTerminal`'s).
     const sandbox = await ownedSandbox(c, deps);
     requireRunning(sandbox, 'a terminal');
     const query = terminalQuery(c);
@@ -137,7 +138,7 @@ export function terminalUpgrade(deps: ApiDeps): {
  * `?ticket=` stands for the caller it was issued to; a request that also sends a credential
  * must be that same caller. Without a ticket, the usual X-API-Key or bearer token.
  */
-function ticketOrCredentials(deps: ApiDeps): MiddlewareHandler<Env> {
+function ticketOrCredentials(deps: TerminalDeps): MiddlewareHandler<Env> {
   const auth = authenticate(deps.auth);
   return async (c, next) => {
     const text = c.req.query('ticket');

@@ -2,7 +2,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { RETRY_AFTER_SECONDS, ticketKey, type Sandbox } from '../../core/index.ts';
 import { SandboxdUnavailable } from '../../kube/index.ts';
 import type { Caller } from '../auth/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { TicketsDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
 
 /**
@@ -45,7 +45,7 @@ export interface Ticket {
 
 /** Issues a ticket for `caller` on `sandbox` (and `port`), valid `ttlMs` from the API's clock. */
 export async function issueTicket(
-  deps: ApiDeps,
+  deps: TicketsDeps,
   purpose: TicketPurpose,
   caller: Caller,
   sandbox: Sandbox,
@@ -76,7 +76,7 @@ export async function issueTicket(
  * incarnation of it: the uid is signed too) or port.
  */
 export async function verifyTicket(
-  deps: ApiDeps,
+  deps: TicketsDeps,
   purpose: TicketPurpose,
   text: string,
   target: { namespace: string; name: string; port?: number },
@@ -116,7 +116,7 @@ export const invalidTicket = (message: string) => new HttpError(401, 'invalid_ti
  * sandboxd token is readable inside it, and a ticket signed with it could name any caller,
  * an admin too. The sandbox and its uid are in the signed claims, which binds a ticket to it.
  */
-async function sign(deps: ApiDeps, purpose: TicketPurpose, body: string): Promise<string> {
+async function sign(deps: TicketsDeps, purpose: TicketPurpose, body: string): Promise<string> {
   const key = await deps.installationKey().catch((err: unknown) => {
     // The installation's key is not there yet (the operator creates it when it starts).
     if (err instanceof SandboxdUnavailable)

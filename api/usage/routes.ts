@@ -1,13 +1,11 @@
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { SandboxUsage } from '../../core/index.ts';
-import { sandboxdOf } from '../agent/index.ts';
-import type { ApiDeps } from '../deps.ts';
+import type { UsageDeps } from './deps.ts';
 import { HttpError } from '../errors/index.ts';
-import { requireRunning } from '../exec/index.ts';
 import { route } from '../openapi/index.ts';
-import { ownedSandbox } from '../sandboxes/index.ts';
-import { getSandboxUsage } from './operations.ts';
+import { getSandboxUsage, usageOperations } from './operations.ts';
+import { sandboxdOf, requireRunning, onOwnedSandbox, type OnSandbox } from '../request/index.ts';
 
 /**
  * `GET /sandboxes/{id}/usage`: what the sandbox uses now, as its sandboxd reads it from the
@@ -17,10 +15,11 @@ import { getSandboxUsage } from './operations.ts';
  * not use: neither form counts as activity for `idleTimeout` (a console left open on the
  * sandbox's page must not keep it running).
  */
-export function usageRoutes(deps: ApiDeps): Hono {
-  const app = new Hono();
+export function usageRoutes(deps: UsageDeps): Hono<OnSandbox> {
+  const app = new Hono<OnSandbox>();
+  onOwnedSandbox(app, deps, usageOperations, { activity: false });
   route(app, getSandboxUsage, async (c, { query }, reply) => {
-    const sandbox = await ownedSandbox(c, deps, { activity: false });
+    const sandbox = c.var.sandbox;
     requireRunning(sandbox, 'reading its usage');
     // sandboxd's answer is passed on as it came (sandboxd/activity.go writes SandboxUsage).
     const read = async (history?: number) => {

@@ -128,6 +128,45 @@ describe('onOwnedSandbox', () => {
   });
 });
 
+describe('onOwnedSandbox with activity: false', () => {
+  /** A sandbox last used an hour ago, and the writes of its activity annotation, counted. */
+  function idle() {
+    const old = sandbox('box', 'alice');
+    old.metadata.annotations = { 'svc.io/last-activity': new Date(Date.now() - 3_600_000).toISOString() };
+    const { deps } = fakeDeps([old]);
+    const patches: string[] = [];
+    (deps.sandboxes as { mergePatch: unknown }).mergePatch = (_ns: string, name: string) => {
+      patches.push(name);
+      return Promise.resolve(undefined);
+    };
+    return { deps, patches };
+  }
+  const app = (deps: ApiDeps, opts: { activity?: boolean }) => {
+    const group = new Hono<OnSandbox>();
+    onOwnedSandbox(group, deps, [listing], opts);
+    route(group, listing, (c, { query }, reply) =>
+      reply.json(200, { path: `${c.var.sandbox.metadata.name}:${query.path}`, entries: [] }),
+    );
+    const root = new Hono();
+    root.use('*', async (c, next) => {
+      c.set('caller', { user: 'alice', groups: [], isAdmin: false, via: 'api-key' });
+      await next();
+    });
+    root.route('/', group);
+    return root;
+  };
+
+  it('looks the sandbox up without counting the look as its use (usage); by default it counts', async () => {
+    const quiet = idle();
+    const res = await app(quiet.deps, { activity: false }).request('/sandboxes/box/files?path=/w');
+    expect([res.status, await res.json()]).toEqual([200, { path: 'box:/w', entries: [] }]);
+    expect(quiet.patches).toEqual([]);
+    const used = idle();
+    expect((await app(used.deps, {}).request('/sandboxes/box/files?path=/w')).status).toBe(200);
+    expect(used.patches).toEqual(['box']);
+  });
+});
+
 describe('requireRunning', () => {
   it('passes a Running sandbox; any other is a 409 naming its phase and what needs it', () => {
     expect(() => requireRunning(sandbox('box', 'alice'), 'exec')).not.toThrow();

@@ -1,10 +1,8 @@
 import type { Hono, MiddlewareHandler } from 'hono';
 import type { Sandbox } from '../../core/index.ts';
-import type { ApiDeps } from '../deps.ts';
 import { HttpError } from '../errors/index.ts';
-import type { Operation } from '../openapi/document.ts';
-import { honoPaths } from '../openapi/route.ts';
-import { ownedSandbox } from './access.ts';
+import { honoPaths, methodOf, type Operation } from '../openapi/index.ts';
+import { ownedSandbox, type SandboxLookup } from './sandbox.ts';
 
 /** What the handlers of `/sandboxes/{id}/…` find on their context: the sandbox, resolved once. */
 export interface OnSandbox {
@@ -19,13 +17,20 @@ export interface OnSandbox {
  * API, so a wildcard would also run for the groups that resolve their sandbox themselves, and
  * before the "no such endpoint" of a path no operation has.
  */
-export function onOwnedSandbox(app: Hono<OnSandbox>, deps: ApiDeps, ops: readonly Operation[]): void {
+export function onOwnedSandbox(
+  app: Hono<OnSandbox>,
+  deps: SandboxLookup,
+  ops: readonly Operation[],
+  /** `activity: false` for a look that is no use of the sandbox (its usage): see `ownedSandbox`. */
+  opts: { activity?: boolean } = {},
+): void {
   const resolve: MiddlewareHandler<OnSandbox> = async (c, next) => {
     // `/files/*` matches `/files` as well as `/files/…`: one lookup, whichever matched.
-    if ((c.var.sandbox as Sandbox | undefined) === undefined) c.set('sandbox', await ownedSandbox(c, deps));
+    if ((c.var.sandbox as Sandbox | undefined) === undefined)
+      c.set('sandbox', await ownedSandbox(c, deps, opts));
     await next();
   };
-  for (const op of ops) app.on(op.method.toUpperCase(), honoPaths(op), resolve);
+  for (const op of ops) app.on(methodOf(op), honoPaths(op), resolve);
 }
 
 /**

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, test } from 'vitest';
 import type { Sandbox } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
 import type { ApiDeps } from '../deps.ts';
-import { sandboxdOf } from './checks.ts';
+import { sandboxdOf } from './sandboxd.ts';
 
 const sandbox = { metadata: { namespace: 'ns', name: 'sb', uid: 'u1' }, spec: {} } as unknown as Sandbox;
 

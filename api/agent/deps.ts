@@ -1,0 +1,20 @@
+import type { ApiDeps } from '../deps.ts';
+
+/**
+ * What the agent routes touch of `ApiDeps` (built once in cmd/api.ts): its own uses and those of
+ * the helpers it calls (api/request, tickets, admission). A field not named here is not used.
+ */
+export type AgentDeps = Pick<
+  ApiDeps,
+  | 'audit'
+  | 'cache'
+  | 'clock'
+  | 'defaultNamespace'
+  | 'governance'
+  | 'logger'
+  | 'metrics'
+  | 'sandboxd'
+  | 'sandboxes'
+  | 'statusWaitMs'
+  | 'tracing'
+>;

@@ -1,0 +1,10 @@
+import type { ApiDeps } from '../deps.ts';
+
+/**
+ * What the discovery routes touch of `ApiDeps` (built once in cmd/api.ts): its own uses and those of
+ * the helpers it calls (api/request, tickets, admission). A field not named here is not used.
+ */
+export type DiscoveryDeps = Pick<
+  ApiDeps,
+  'cache' | 'clock' | 'defaultNamespace' | 'governance' | 'kc' | 'logger' | 'sandboxes'
+>;

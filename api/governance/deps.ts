@@ -1,0 +1,7 @@
+import type { ApiDeps } from '../deps.ts';
+
+/**
+ * What the governance routes touch of `ApiDeps` (built once in cmd/api.ts): its own uses and those of
+ * the helpers it calls (api/request, tickets, admission). A field not named here is not used.
+ */
+export type GovernanceDeps = Pick<ApiDeps, 'auth' | 'defaultNamespace' | 'governance'>;

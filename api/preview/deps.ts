@@ -1,0 +1,10 @@
+import type { ApiDeps } from '../deps.ts';
+
+/**
+ * What the preview routes touch of `ApiDeps` (built once in cmd/api.ts): its own uses and those of
+ * the helpers it calls (api/request, tickets, admission). A field not named here is not used.
+ */
+export type PreviewDeps = Pick<
+  ApiDeps,
+  'auth' | 'cache' | 'clock' | 'defaultNamespace' | 'installationKey' | 'logger' | 'previews' | 'sandboxes'
+>;

@@ -1,0 +1,13 @@
+// What every group's routes share about a request: the sandbox it names, resolved once and
+// checked (owner-or-admin, Running), its namespace, and the way to its sandboxd.
+export {
+  canAccess,
+  ownedSandbox,
+  recordActivity,
+  requestNamespace,
+  requireNamespace,
+  type SandboxLookup,
+} from './sandbox.ts';
+export { onOwnedSandbox, requireRunning, type OnSandbox } from './scope.ts';
+export { relayEvents } from './relay.ts';
+export { readBounded, refusalOutcome, sandboxdOf, templateOf, unreachable } from './sandboxd.ts';

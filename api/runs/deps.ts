@@ -1,0 +1,10 @@
+import type { ApiDeps } from '../deps.ts';
+
+/**
+ * What the runs routes touch of `ApiDeps` (built once in cmd/api.ts): its own uses and those of
+ * the helpers it calls (api/request, tickets, admission). A field not named here is not used.
+ */
+export type RunsDeps = Pick<
+  ApiDeps,
+  'audit' | 'cache' | 'clock' | 'defaultNamespace' | 'logger' | 'metrics' | 'sandboxd' | 'sandboxes'
+>;

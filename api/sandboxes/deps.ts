@@ -1,0 +1,19 @@
+import type { ApiDeps } from '../deps.ts';
+
+/**
+ * What the sandboxes routes touch of `ApiDeps` (built once in cmd/api.ts): its own uses and those of
+ * the helpers it calls (api/request, tickets, admission). A field not named here is not used.
+ */
+export type SandboxesDeps = Pick<
+  ApiDeps,
+  | 'cache'
+  | 'clock'
+  | 'credentials'
+  | 'defaultNamespace'
+  | 'governance'
+  | 'kc'
+  | 'logger'
+  | 'names'
+  | 'namespaces'
+  | 'sandboxes'
+>;
