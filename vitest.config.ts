@@ -20,7 +20,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/**/*.test.ts'],
+          // stack/: the stack starter's own test (its processes die with their owner).
+          include: ['test/**/*.test.ts', 'stack/**/*.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

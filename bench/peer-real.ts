@@ -24,8 +24,7 @@ import {
 } from '@kubernetes/client-node';
 import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, Labels, SandboxPod, VERSION, type Sandbox } from '../core/index.ts';
-import { freePort, waitFor } from '../test/controlplane/index.ts';
-import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+import { freePort, type Managed, startManaged, eventually } from '../stack/index.ts';
 import { FirstAnswer } from './first-answer.ts';
 import { PEER, PeerSide, blueprint, installPeerCrds, peerControllerArgs } from './peer-side.ts';
 import { startRealCluster } from './real.ts';
@@ -85,7 +84,7 @@ async function main(): Promise<void> {
       .catch(() => undefined);
     // The peer's objects while its controller still runs (it removes its own finalizers).
     await core.deleteNamespace({ name: PEER_NS }).catch(() => undefined);
-    await waitFor(
+    await eventually(
       async () => (await core.readNamespace({ name: PEER_NS }).catch(() => undefined)) === undefined,
       {
         timeoutMs: 180_000,
@@ -100,7 +99,7 @@ async function main(): Promise<void> {
     const ext = kc.makeApiClient(ApiextensionsV1Api);
     for (const name of crds) await ext.deleteCustomResourceDefinition({ name }).catch(() => undefined);
     // Ours are gone when their Pods are (the pool's too): a given cluster is left as found.
-    await waitFor(
+    await eventually(
       async () =>
         (await core.listNamespacedPod({ namespace: ns, labelSelector: Labels.sandbox })).items.length === 0,
       { timeoutMs: 180_000, intervalMs: 500, describe: () => `the bench's sandbox Pods in ${ns} gone` },
@@ -179,7 +178,7 @@ async function main(): Promise<void> {
       for (const s of sights) s.check();
     };
     const runningAt = (name: string, timeoutMs = 180_000) =>
-      waitFor(
+      eventually(
         () => {
           look();
           return Promise.resolve(running.has(name));
@@ -187,7 +186,7 @@ async function main(): Promise<void> {
         { timeoutMs, intervalMs: 2, describe: () => `${name} Running` },
       ).then(() => running.get(name)!);
     const answerOf = async (key: string, timeoutMs = 180_000) => {
-      await waitFor(
+      await eventually(
         () => {
           look();
           return Promise.resolve(seen.get(key)?.answer !== undefined);
@@ -241,7 +240,7 @@ async function main(): Promise<void> {
     // Every create starts from the same state: both pools full and still, no Pod going.
     const quiet = async () => {
       look();
-      await waitFor(
+      await eventually(
         async () => {
           if (!(await poolFull(kc, ns, 'peer-bench', POOL)) || !(await peerSide.poolFull('bench', POOL)))
             return false;
@@ -358,7 +357,7 @@ async function main(): Promise<void> {
         await Promise.all(
           names.map((name) => createRetrying(client, { name, templateRef: { name: 'peer-bench-cold' } })),
         );
-        await waitFor(
+        await eventually(
           () => {
             look();
             return Promise.resolve(names.every((n) => running.has(n)));
@@ -373,7 +372,7 @@ async function main(): Promise<void> {
       } else {
         await Promise.all(names.map((name) => peerSide.sandbox(name, plan)));
         const ready = names.map((n) => `sandboxes/${n}`);
-        await waitFor(() => Promise.resolve(peerSide.readyCount(ready) === BURST), {
+        await eventually(() => Promise.resolve(peerSide.readyCount(ready) === BURST), {
           timeoutMs: 900_000,
           intervalMs: 20,
           describe: () => `${peerSide.readyCount(ready)} of ${BURST} Ready`,

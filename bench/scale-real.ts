@@ -7,7 +7,7 @@
 import { CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
 import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, Labels, SandboxPod, VERSION, type Sandbox } from '../core/index.ts';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { cpuMillis, fits, operatorRequests, podMemory, type Requests } from './cluster-probe.ts';
 import { startRealCluster } from './real.ts';
 import { Sight } from './sight.ts';
@@ -58,7 +58,7 @@ cluster.beforeClose(async () => {
     ]);
     return pods.items.length + sandboxes.items.filter((s) => names.includes(s.metadata.name!)).length;
   };
-  await waitFor(async () => (await left()) === 0, {
+  await eventually(async () => (await left()) === 0, {
     timeoutMs: 300_000,
     intervalMs: 1000,
     describe: () => "the bench's sandboxes and their Pods never went",
@@ -143,7 +143,7 @@ try {
       retries += await createRetrying(client, { name, templateRef: { name: template } });
     }),
   );
-  await waitFor(
+  await eventually(
     () => {
       for (const w of watches) w.check();
       return Promise.resolve(running.size >= N);

@@ -1,4 +1,4 @@
-import { startManaged, type Managed } from '../../test/controlplane/processes.ts';
+import { startManaged, type Managed } from '../../stack/index.ts';
 
 export interface Supervised {
   readonly name: string;
