@@ -13,6 +13,8 @@ export default defineConfig({
           include: [
             '{core,kube,telemetry,operator,webhook,api,sandboxd,devnode,cmd,cli,mcp,egress}/**/*.test.ts',
             'clients/typescript/**/*.test.ts',
+            // The stack's pure parts; stack/controlplane.test.ts starts processes (integration).
+            'stack/eventually.test.ts',
           ],
           testTimeout: 60_000,
         },
@@ -20,8 +22,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          // stack/: the stack starter's own test (its processes die with their owner).
-          include: ['test/**/*.test.ts', 'stack/**/*.test.ts'],
+          // stack/controlplane.test.ts: the stack starter's processes die with their owner.
+          include: ['test/**/*.test.ts', 'stack/controlplane.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

@@ -24,7 +24,7 @@ import {
 } from '@kubernetes/client-node';
 import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, Labels, SandboxPod, VERSION, type Sandbox } from '../core/index.ts';
-import { freePort, type Managed, startManaged, eventually } from '../stack/index.ts';
+import { eventually, freePort, type Managed, startManaged } from '../stack/index.ts';
 import { FirstAnswer } from './first-answer.ts';
 import { PEER, PeerSide, blueprint, installPeerCrds, peerControllerArgs } from './peer-side.ts';
 import { startRealCluster } from './real.ts';

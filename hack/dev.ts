@@ -31,13 +31,13 @@ import { listensOn, parsePort, portProblem } from './dev/port.ts';
 import { supervise, type Supervised } from './dev/supervisor.ts';
 import { webhookConfigurations } from '../webhook/index.ts';
 import {
+  eventually,
   freePort,
   installCrds,
   kubeAssets,
   readCrds,
   snapshotCrdDir,
   startControlPlane,
-  eventually,
 } from '../stack/index.ts';
 
 const root = resolve(import.meta.dirname, '..');

@@ -14,7 +14,7 @@ import {
   TemplateRef,
   VERSION,
 } from '../core/index.ts';
-import { kubeAssets, eventually } from '../stack/index.ts';
+import { eventually, kubeAssets } from '../stack/index.ts';
 import { kubeRequest, useNamespace } from './support/index.ts';
 
 const ns = useNamespace('crds');

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, expect, test } from 'vitest';
 import { mountsUnder } from '../devnode/index.ts';
-import { freePort, eventually } from '../stack/index.ts';
+import { eventually, freePort } from '../stack/index.ts';
 import { readmeShellBlocks } from './support/readme.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-test-devnode-dev-'));

@@ -1,4 +1,4 @@
-import { startManaged, type Managed } from '../../stack/index.ts';
+import { type Managed, startManaged } from '../../stack/index.ts';
 
 export interface Supervised {
   readonly name: string;

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { GROUP, Labels, VERSION } from '../../core/index.ts';
-import { createCertificateAuthority, startSvc, type RunningSvc } from '../../stack/index.ts';
+import { createCertificateAuthority, type RunningSvc, startSvc } from '../../stack/index.ts';
 import { kubeRequest, startTestApi, useNamespace, type TestApi } from '../support/index.ts';
 
 // Issue 35, deliverable 2: the real gateway process (`svc egress`) on 127.0.0.1, knowing its

@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { SseParser, type SseMessage } from '../../core/index.ts';
 import { mountsUnder, unmountUnder } from '../../devnode/index.ts';
-import { freePort, eventually } from '../../stack/index.ts';
+import { eventually, freePort } from '../../stack/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 

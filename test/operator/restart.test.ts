@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { NetworkingV1Api, Watch, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
-import { type Managed, startManaged, eventually } from '../../stack/index.ts';
+import { eventually, type Managed, startManaged } from '../../stack/index.ts';
 import { useClusterTemplate, useDevnode, useNamespace, createSandbox } from '../support/index.ts';
 
 const ns = useNamespace('oprestart');

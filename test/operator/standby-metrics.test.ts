@@ -5,7 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { type Managed, startManaged, eventually } from '../../stack/index.ts';
+import { eventually, type Managed, startManaged } from '../../stack/index.ts';
 import { useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('opstandby');

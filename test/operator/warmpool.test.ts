@@ -21,7 +21,7 @@ import {
 } from '../../core/index.ts';
 import { SandboxdClient, SandboxdKeySecret, mergePatch } from '../../kube/index.ts';
 import { startOperator, type RunningOperator } from '../../operator/index.ts';
-import { kubeAssets, eventually } from '../../stack/index.ts';
+import { eventually, kubeAssets } from '../../stack/index.ts';
 import {
   createSandbox,
   shIn,

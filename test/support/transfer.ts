@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
-import { startSvc, type RunningSvc, type SvcOptions } from '../../stack/index.ts';
+import { type RunningSvc, startSvc, type SvcOptions } from '../../stack/index.ts';
 
 /** An answer read to its end: status, headers, body. */
 export interface RawAnswer {
