@@ -51,4 +51,15 @@ describe('eventually', () => {
       ),
     ).rejects.toThrow('timed out after 50 ms waiting for the API; last error: connect ECONNREFUSED');
   });
+
+  test('a yes-or-no probe: the message is what was awaited, as describe() tells it then', async () => {
+    let n = 0;
+    await expect(
+      eventually(() => ++n > 1_000_000, {
+        timeoutMs: 50,
+        intervalMs: 10,
+        describe: () => `n past a million (n ${n})`,
+      }),
+    ).rejects.toThrow(/^timed out after 50 ms waiting for n past a million \(n \d+\)$/);
+  });
 });

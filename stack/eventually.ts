@@ -35,7 +35,9 @@ export async function eventually<T>(read: () => T | Promise<T>, opts: Eventually
     if (left <= 0) {
       const what = typeof opts.describe === 'string' ? opts.describe : opts.describe();
       const seen = last && 'value' in last && opts.show ? { value: opts.show(last.value) } : last;
-      throw new Error(`timed out after ${opts.timeoutMs} ms waiting for ${what}; last ${shown(seen)}`);
+      // A `false` says nothing the message does not: a yes-or-no probe's state is in `describe`.
+      const tail = seen && 'value' in seen && seen.value === false ? '' : `; last ${shown(seen)}`;
+      throw new Error(`timed out after ${opts.timeoutMs} ms waiting for ${what}${tail}`);
     }
     await sleep(Math.min(opts.intervalMs ?? 100, left));
   }
