@@ -15,6 +15,8 @@ export default defineConfig({
             'clients/typescript/**/*.test.ts',
             'hack/cluster/bringup/**/*.test.ts',
             'bench/**/*.test.ts',
+            // The stack's pure parts; stack/controlplane.test.ts starts processes (integration).
+            'stack/eventually.test.ts',
           ],
           testTimeout: 60_000,
         },
@@ -22,7 +24,8 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['test/**/*.test.ts'],
+          // stack/controlplane.test.ts: the stack starter's processes die with their owner.
+          include: ['test/**/*.test.ts', 'stack/controlplane.test.ts'],
           globalSetup: ['test/global-setup.ts'],
           testTimeout: 120_000,
           hookTimeout: 180_000,

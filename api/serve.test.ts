@@ -18,22 +18,26 @@ const deps = {
   metrics: { registry: new Registry() },
 } as unknown as ApiDeps;
 
-function slowApp(ms: number): Hono {
+/** An app whose `/slow` answers after `ms`; `entered` resolves when a request reaches it. */
+function slowApp(ms: number): { app: Hono; entered: Promise<void> } {
   const app = new Hono();
+  const { promise: entered, resolve } = Promise.withResolvers<void>();
   app.get('/slow', async (c) => {
+    resolve();
     await new Promise((r) => setTimeout(r, ms));
     return c.text('done');
   });
-  return app;
+  return { app, entered };
 }
 
 describe('serveApi close', () => {
   test('with a drain: a request in flight finishes, new connections are refused', async () => {
-    const served = await serveApi(slowApp(500), deps, { host: '127.0.0.1', port: 0 });
+    const slow = slowApp(500);
+    const served = await serveApi(slow.app, deps, { host: '127.0.0.1', port: 0 });
     const inFlight = fetch(`${served.url}/slow`);
-    await new Promise((r) => setTimeout(r, 100));
+    await slow.entered;
+    // close() stops listening before it first waits: a connection made after it returns is refused.
     const closing = served.close({ drainMs: 10_000 });
-    await new Promise((r) => setTimeout(r, 50));
     await expect(fetch(`${served.url}/slow`)).rejects.toThrow();
     const res = await inFlight;
     expect(res.status).toBe(200);
@@ -42,12 +46,13 @@ describe('serveApi close', () => {
   });
 
   test('the drain has a deadline: a request still running then is cut', async () => {
-    const served = await serveApi(slowApp(5_000), deps, { host: '127.0.0.1', port: 0 });
+    const slow = slowApp(5_000);
+    const served = await serveApi(slow.app, deps, { host: '127.0.0.1', port: 0 });
     const inFlight = fetch(`${served.url}/slow`).then(
       (r) => r.text(),
       (err: unknown) => err,
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await slow.entered;
     const started = Date.now();
     await served.close({ drainMs: 300 });
     expect(Date.now() - started).toBeLessThan(3_000);
@@ -72,7 +77,7 @@ describe('serveApi timeouts', () => {
   }
 
   test('headers that never finish: 408 and the connection closed', async () => {
-    const served = await serveApi(slowApp(0), deps, { host: '127.0.0.1', port: 0 }, timeouts);
+    const served = await serveApi(slowApp(0).app, deps, { host: '127.0.0.1', port: 0 }, timeouts);
     try {
       const { received, ms } = await raw(served.url, 'GET /slow HTTP/1.1\r\nhost: x\r\n');
       expect(received).toMatch(/^HTTP\/1\.1 408/);
@@ -103,6 +108,7 @@ describe('serveApi timeouts', () => {
       streamSSE(c, async (out) => {
         for (let i = 0; i < 5; i++) {
           await out.writeSSE({ data: String(i) });
+          // The pause is the subject: five of them outlast the 2 s request timeout.
           await new Promise((r) => setTimeout(r, 1_000));
         }
       }),
@@ -121,7 +127,7 @@ describe('serveApi timeouts', () => {
 
 describe('serveApi refusals before any route', () => {
   test('a URL over the header limit is a JSON 431, not a bare status line', async () => {
-    const served = await serveApi(slowApp(0), deps, { host: '127.0.0.1', port: 0 });
+    const served = await serveApi(slowApp(0).app, deps, { host: '127.0.0.1', port: 0 });
     try {
       const res = await fetch(`${served.url}/slow?path=/workspace/${'a'.repeat(20_000)}`);
       expect(res.status).toBe(431);

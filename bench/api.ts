@@ -1,19 +1,15 @@
 // make bench-api: load on GET /api/v1/sandboxes/{id} (auth + owner check + informer cache)
 // against GET /healthz on the same server as the baseline, both measured in this run.
-import { spawn } from 'node:child_process';
-import { once } from 'node:events';
-import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi } from '@kubernetes/client-node';
 import { ApiKeyStore } from '../api/index.ts';
 import { API_NODE_OPTIONS } from '../cmd/node-options.ts';
 import { GROUP, SandboxNamespaces, VERSION } from '../core/index.ts';
 import { mergePatch } from '../kube/index.ts';
-import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
+import { eventually, startEnvironment, startSvc } from '../stack/index.ts';
 import { createBenchTemplate } from './support.ts';
 import { wrk } from './wrk.ts';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 20);
-const root = join(import.meta.dirname, '..');
 const env = await startEnvironment({ withSnapshotCrds: false });
 try {
   // The service's own namespace never holds sandboxes (the spec's namespace rule).
@@ -28,36 +24,17 @@ try {
   const { key } = await new ApiKeyStore({ kc: env.kubeConfig, namespace: serviceNamespace }).create({
     user: 'bench',
   });
-  const port = await freePort();
-  const api = spawn(
-    process.execPath,
+  const api = await startSvc(
     [
-      ...API_NODE_OPTIONS,
-      join(root, 'cmd/svc.ts'),
       'api',
-      '--kubeconfig',
-      env.kubeconfigPath,
-      '--listen',
-      `127.0.0.1:${port}`,
-      '--service-namespace',
-      serviceNamespace,
-      '--default-namespace',
-      namespace,
-      '--auth.devAuth',
-      'true',
-      '--devnode',
-      'true',
-      '--log-level',
-      'warn',
+      ...['--kubeconfig', env.kubeconfigPath, '--listen', '127.0.0.1:0'],
+      ...['--service-namespace', serviceNamespace, '--default-namespace', namespace],
+      ...['--auth.devAuth', 'true', '--devnode', 'true', '--log-level', 'warn'],
     ],
-    { stdio: ['ignore', 'inherit', 'inherit'] },
+    { nodeOptions: API_NODE_OPTIONS },
   );
   try {
-    const base = `http://127.0.0.1:${port}`;
-    await waitFor(async () => (await fetch(`${base}/healthz`)).ok, {
-      timeoutMs: 30_000,
-      describe: () => 'svc api did not start',
-    });
+    const base = api.url;
     const made = await fetch(`${base}/api/v1/sandboxes`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json' },
@@ -78,7 +55,7 @@ try {
       },
       mergePatch,
     );
-    await waitFor(
+    await eventually(
       async () =>
         (
           (await (
@@ -113,8 +90,7 @@ try {
       }),
     );
   } finally {
-    api.kill('SIGTERM');
-    await once(api, 'exit');
+    await api.close();
   }
 } finally {
   await env.dispose();

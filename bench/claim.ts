@@ -4,7 +4,7 @@
 // starts on a settled stack: the pool full, the previous pair deleted and gone.
 import { CoreV1Api } from '@kubernetes/client-node';
 import { GROUP, VERSION } from '../core/index.ts';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { startStack } from './stack.ts';
 import { createBenchTemplate, median, percentile, poolFull, round } from './support.ts';
 
@@ -32,7 +32,7 @@ async function main(): Promise<void> {
       },
     });
     const full = () =>
-      waitFor(() => poolFull(stack.kc, NAMESPACE, 'bench', POOL), {
+      eventually(() => poolFull(stack.kc, NAMESPACE, 'bench', POOL), {
         timeoutMs: 120_000,
         intervalMs: 20,
         describe: () => 'the pool never refilled',
@@ -40,7 +40,7 @@ async function main(): Promise<void> {
     // Deleting a sandbox is work too (its finalizer, Pod and claim going, devnode stopping its
     // processes): the next create does not share the machine with the previous pair's.
     const settled = () =>
-      waitFor(
+      eventually(
         async () => {
           const left = (await stack.custom.listNamespacedCustomObject(sandboxes)) as { items: unknown[] };
           const pods = await core.listNamespacedPod({ namespace: NAMESPACE });

@@ -7,7 +7,7 @@
 // finds, not only what it knew of when it started.
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { GROUP, Labels, VERSION, WarmPool, type Sandbox } from '../core/index.ts';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 
 /** The templates' names a sandbox of the bench was made from (or a test on any sandbox). */
 export type Ours = (s: Sandbox) => boolean;
@@ -32,7 +32,7 @@ export async function removeSandboxes(
   const ref = { group: GROUP, version: VERSION, namespace, plural: 'sandboxes' };
   const names = new Set<string>();
   let left: string[] = [];
-  await waitFor(
+  await eventually(
     async () => {
       const list = (await custom.listNamespacedCustomObject(ref)) as { items: Sandbox[] };
       const mine = list.items.filter(ours);
@@ -83,7 +83,7 @@ export async function removePool(
     })
     .catch(() => undefined);
   if (timeoutMs === 0) return;
-  await waitFor(
+  await eventually(
     async () =>
       (await core.listNamespacedPod({ namespace, labelSelector: `${WarmPool.poolLabel}=${name}` })).items
         .length === 0,

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { V1Pod } from '@kubernetes/client-node';
 import { GROUP, VERSION } from '../core/index.ts';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { startInProcess } from './inprocess.ts';
 import { Sight } from './sight.ts';
 import { createBenchTemplate, median, percentile } from './support.ts';
@@ -18,7 +18,7 @@ const phase = async (name: string) =>
   ((await custom.getNamespacedCustomObject({ ...sandboxes, name })) as { status?: { phase?: string } }).status
     ?.phase;
 const untilRunning = (name: string) =>
-  waitFor(async () => (await phase(name)) === 'Running', {
+  eventually(async () => (await phase(name)) === 'Running', {
     timeoutMs: 120_000,
     intervalMs: 20,
     describe: () => `${name} Running`,
@@ -72,7 +72,7 @@ async function benchCreate() {
     await untilRunning(name);
     const total = performance.now() - t0;
     // The watches may deliver a moment after the poll saw Running.
-    await waitFor(
+    await eventually(
       () => {
         for (const w of watches) w.check();
         return Promise.resolve(seen.get(name)?.running !== undefined);
@@ -204,7 +204,7 @@ async function cloneOnce(snap: string, name: string) {
     },
   });
   // When the snapshot alone was ready, to split the figure (polled beside the clone's wait).
-  const snapshotReady = waitFor(
+  const snapshotReady = eventually(
     async () =>
       ((await custom.getNamespacedCustomObject({ ...snapshotRef, name: snap })) as ReadyToUse).status
         ?.readyToUse === true,

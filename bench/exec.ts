@@ -4,7 +4,7 @@
 // they do under `make dev`: each an `svc` process of its own (hack/dev.ts's way).
 import { Agent, request, type IncomingMessage } from 'node:http';
 import { SandboxdKeySecret, SandboxdLocator, type SandboxdClient } from '../kube/index.ts';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { SERVICE_NAMESPACE, startStack } from './stack.ts';
 import { createBenchTemplate, directRun, fmt, percentile, round } from './support.ts';
 
@@ -31,7 +31,7 @@ async function main(): Promise<void> {
     if (made.status !== 201) throw new Error(`create answered ${made.status}: ${made.text}`);
     // Running, and its sandboxd answering (a Running phase can come a moment before).
     let last = '';
-    await waitFor(
+    await eventually(
       async () => {
         const r = await api.call('POST', `/api/v1/sandboxes/${SANDBOX}/exec`, { command: COMMAND });
         last = `${r.status} ${r.text}`;

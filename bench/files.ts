@@ -16,7 +16,7 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client
 import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, SandboxPod, VERSION } from '../core/index.ts';
 import { SandboxdKeySecret, SandboxdLocator } from '../kube/index.ts';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { script, startRealCluster } from './real.ts';
 import { SERVICE_NAMESPACE, startStack } from './stack.ts';
 import { createBenchTemplate, median, round } from './support.ts';
@@ -88,7 +88,7 @@ async function real(): Promise<Where> {
     ])
       await rm(f, { force: true });
     await client.deleteSandbox(SANDBOX).catch(() => undefined);
-    await waitFor(
+    await eventually(
       async () =>
         (await client.getSandbox(SANDBOX).then(
           () => false,
@@ -183,7 +183,7 @@ async function main(): Promise<void> {
     );
     if (made.status !== 201) throw new Error(`create answered ${made.status}: ${made.text}`);
     let phase: string | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         const got = await drain(await send('GET', `/api/v1/sandboxes/${SANDBOX}?namespace=${namespace}`));
         phase = (JSON.parse(got.text) as { status?: { phase?: string } }).status?.phase;

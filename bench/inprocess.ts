@@ -7,7 +7,7 @@ import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client
 import { pino } from 'pino';
 import { sandboxdLauncher, startDevnode } from '../devnode/index.ts';
 import { startOperator, type RunningOperator } from '../operator/index.ts';
-import { startEnvironment } from '../test/controlplane/index.ts';
+import { startEnvironment } from '../stack/index.ts';
 import { benchOperatorSettings, closingOnce } from './support.ts';
 
 export interface InProcess {

@@ -14,8 +14,7 @@ import { CoreV1Api } from '@kubernetes/client-node';
 import { ApiKeyStore } from '../api/index.ts';
 import { nodeOptionsOf } from '../cmd/node-options.ts';
 import { SandboxNamespaces, SseParser } from '../core/index.ts';
-import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
-import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+import { eventually, type Managed, startEnvironment, startManaged, startSvc } from '../stack/index.ts';
 import { createBenchTemplate, directRun, fmt, mean, percentile, round, type Measured } from './support.ts';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
@@ -60,7 +59,6 @@ async function main(): Promise<void> {
     const { key } = await new ApiKeyStore({ kc, namespace: SERVICE_NAMESPACE }).create({ user: 'bench' });
 
     await mkdir(join(dir, 'logs'));
-    const port = await freePort();
     const start = (name: string, args: string[]) =>
       children.push(
         startManaged(
@@ -82,16 +80,18 @@ async function main(): Promise<void> {
       );
     start('devnode', ['--node-name', 'devnode-bench', '--data-dir', join(dir, 'devnode')]);
     start('operator', ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:bench']);
-    start('api', [
-      ...['--listen', `127.0.0.1:${port}`],
-      ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', NAMESPACE],
-      ...['--auth.devAuth', 'true'],
-    ]);
-    const api = new Api(`http://127.0.0.1:${port}`, key, agent);
-    await waitFor(async () => (await api.call('GET', '/healthz')).status === 200, {
-      timeoutMs: 60_000,
-      describe: () => 'svc api did not answer /healthz',
-    });
+    const served = await startSvc(
+      [
+        'api',
+        ...['--kubeconfig', env.kubeconfigPath, '--log-level', 'warn', '--devnode', 'true'],
+        ...['--listen', '127.0.0.1:0'],
+        ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', NAMESPACE],
+        ...['--auth.devAuth', 'true'],
+      ],
+      { logPath: join(dir, 'logs', 'api.log'), nodeOptions: nodeOptionsOf('api') },
+    );
+    children.push(served);
+    const api = new Api(served.url, key, agent);
 
     const t0 = performance.now();
     const made = await api.call('POST', '/api/v1/sandboxes', {
@@ -101,7 +101,7 @@ async function main(): Promise<void> {
     });
     if (made.status !== 201) throw new Error(`create answered ${made.status}: ${made.text}`);
     let phase: string | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         const got = await api.call('GET', `/api/v1/sandboxes/${SANDBOX}`);
         phase = (JSON.parse(got.text) as { status?: { phase?: string } }).status?.phase;

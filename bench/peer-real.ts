@@ -25,8 +25,7 @@ import {
 } from '@kubernetes/client-node';
 import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, Labels, SandboxPod, VERSION, type Sandbox } from '../core/index.ts';
-import { freePort, waitFor } from '../test/controlplane/index.ts';
-import { startManaged, type Managed } from '../test/controlplane/processes.ts';
+import { eventually, freePort, type Managed, startManaged } from '../stack/index.ts';
 import { FirstAnswer } from './first-answer.ts';
 import {
   PEER,
@@ -96,7 +95,7 @@ async function main(): Promise<void> {
     const theirs = async () => {
       if (controller) await removePeerObjects(kc, PEER_NS);
       await core.deleteNamespace({ name: PEER_NS }).catch(() => undefined);
-      await waitFor(
+      await eventually(
         async () => (await core.readNamespace({ name: PEER_NS }).catch(() => undefined)) === undefined,
         { timeoutMs: 180_000, describe: () => `namespace ${PEER_NS} gone` },
       );
@@ -190,7 +189,7 @@ async function main(): Promise<void> {
       for (const s of sights) s.check();
     };
     const runningAt = (name: string, timeoutMs = 180_000) =>
-      waitFor(
+      eventually(
         () => {
           look();
           return Promise.resolve(running.has(name));
@@ -198,7 +197,7 @@ async function main(): Promise<void> {
         { timeoutMs, intervalMs: 2, describe: () => `${name} Running` },
       ).then(() => running.get(name)!);
     const answerOf = async (key: string, timeoutMs = 180_000) => {
-      await waitFor(
+      await eventually(
         () => {
           look();
           return Promise.resolve(seen.get(key)?.answer !== undefined);
@@ -252,7 +251,7 @@ async function main(): Promise<void> {
     // Every create starts from the same state: both pools full and still, no Pod going.
     const quiet = async () => {
       look();
-      await waitFor(
+      await eventually(
         async () => {
           if (!(await poolFull(kc, ns, 'peer-bench', POOL)) || !(await peerSide.poolFull('bench', POOL)))
             return false;
@@ -369,7 +368,7 @@ async function main(): Promise<void> {
         await Promise.all(
           names.map((name) => createRetrying(client, { name, templateRef: { name: 'peer-bench-cold' } })),
         );
-        await waitFor(
+        await eventually(
           () => {
             look();
             return Promise.resolve(names.every((n) => running.has(n)));
@@ -384,7 +383,7 @@ async function main(): Promise<void> {
       } else {
         await Promise.all(names.map((name) => peerSide.sandbox(name, plan)));
         const ready = names.map((n) => `sandboxes/${n}`);
-        await waitFor(() => Promise.resolve(peerSide.readyCount(ready) === BURST), {
+        await eventually(() => Promise.resolve(peerSide.readyCount(ready) === BURST), {
           timeoutMs: 900_000,
           intervalMs: 20,
           describe: () => `${peerSide.readyCount(ready)} of ${BURST} Ready`,

@@ -13,7 +13,7 @@ import {
   type V1PodSpec,
 } from '@kubernetes/client-node';
 import { parse } from 'yaml';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { Sight } from './sight.ts';
 
 export const PEER = { core: 'agents.x-k8s.io', ext: 'extensions.agents.x-k8s.io', version: 'v1beta1' };
@@ -70,7 +70,7 @@ export async function installPeerCrds(kc: KubeConfig, peerDir: string): Promise<
       crd.metadata!.resourceVersion = old.metadata!.resourceVersion;
       await ext.replaceCustomResourceDefinition({ name, body: crd });
     });
-    await waitFor(
+    await eventually(
       async () =>
         (await ext.readCustomResourceDefinition({ name })).status?.conditions?.some(
           (c) => c.type === 'Established' && c.status === 'True',
@@ -159,7 +159,7 @@ export class PeerSide {
 
   /** When `key` (`sandboxes/NAME` or `sandboxclaims/NAME`) first showed Ready. */
   readyAt(key: string, timeoutMs = 120_000): Promise<number> {
-    return waitFor(
+    return eventually(
       () => {
         for (const w of this.#watches) w.check();
         return Promise.resolve(this.#seen.has(key));
@@ -255,7 +255,7 @@ export async function removePeerObjects(
     return list.items.length;
   };
   let left = '';
-  await waitFor(
+  await eventually(
     async () => {
       const counts = [
         await deleteAll(PEER.ext, 'sandboxclaims'),

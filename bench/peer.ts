@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { CoreV1Api } from '@kubernetes/client-node';
 import { GROUP, VERSION, type Sandbox } from '../core/index.ts';
 import { sandboxPod } from '../operator/manifests/index.ts';
-import { freePort, waitFor } from '../test/controlplane/index.ts';
+import { eventually, freePort } from '../stack/index.ts';
 import { PEER, PeerSide, blueprint, installPeerCrds, peerControllerArgs } from './peer-side.ts';
 import { startStack } from './stack.ts';
 import { benchOperatorSettings, createBenchTemplate, median, poolFull, round } from './support.ts';
@@ -80,7 +80,7 @@ async function main(): Promise<void> {
     });
 
     const poolsFull = () =>
-      waitFor(
+      eventually(
         async () => (await poolFull(kc, NAMESPACE, 'bench', POOL)) && (await peer.poolFull('bench', POOL)),
         {
           timeoutMs: 180_000,

@@ -13,7 +13,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SandboxdClient } from '../kube/sandboxd/index.ts';
-import { freePort } from '../test/controlplane/ports.ts';
+import { freePort } from '../stack/index.ts';
 import { waitForFile } from '../test/sandboxd/daemon.ts';
 import { directRun, fmt, percentile, round, type Measured } from './support.ts';
 

@@ -7,7 +7,7 @@
 import { CoreV1Api, CustomObjectsApi, type V1Pod } from '@kubernetes/client-node';
 import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, Labels, SandboxPod, VERSION, type Sandbox } from '../core/index.ts';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { cpuMillis, fits, operatorRequests, podMemory, type Requests } from './cluster-probe.ts';
 import { removeSandboxes, removeTemplates } from './cleanup.ts';
 import { startRealCluster } from './real.ts';
@@ -132,7 +132,7 @@ try {
       retries += await createRetrying(client, { name, templateRef: { name: template } });
     }),
   );
-  await waitFor(
+  await eventually(
     () => {
       for (const w of watches) w.check();
       return Promise.resolve(running.size >= N);

@@ -8,9 +8,8 @@ import { join } from 'node:path';
 import { CoreV1Api, CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { ApiKeyStore } from '../api/index.ts';
 import { GROUP, SandboxNamespaces, VERSION } from '../core/index.ts';
-import { freePort, startEnvironment, waitFor } from '../test/controlplane/index.ts';
+import { type Managed, startEnvironment, startManaged, startSvc } from '../stack/index.ts';
 import { nodeOptionsOf } from '../cmd/node-options.ts';
-import { startManaged, type Managed } from '../test/controlplane/processes.ts';
 import { Sight } from './sight.ts';
 import { closingOnce } from './support.ts';
 
@@ -85,14 +84,22 @@ export async function startStack(namespace: string): Promise<Stack> {
       ...(name === 'devnode' ? [] : ['--devnode', 'true']),
       ...args,
     ]);
-  const port = await freePort();
   svc('devnode', ['--node-name', 'devnode-bench', '--data-dir', join(dir, 'devnode')]);
   svc('operator', ['--service-namespace', SERVICE_NAMESPACE, '--sandboxd-image', 'svc:bench']);
-  svc('api', [
-    ...['--listen', `127.0.0.1:${port}`],
-    ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', namespace],
-    ...['--auth.devAuth', 'true'],
-  ]);
+  const api = await guarded(
+    startSvc(
+      [
+        'api',
+        ...['--kubeconfig', env.kubeconfigPath, '--log-level', 'warn', '--devnode', 'true'],
+        ...['--listen', '127.0.0.1:0'],
+        ...['--service-namespace', SERVICE_NAMESPACE, '--default-namespace', namespace],
+        ...['--auth.devAuth', 'true'],
+      ],
+      { logPath: join(dir, 'logs', 'api.log'), nodeOptions: nodeOptionsOf('api') },
+    ),
+  );
+  children.push(api);
+  const { port } = api;
   const call = (method: string, path: string, body?: string) =>
     new Promise<number>((resolve, reject) => {
       const req = request(
@@ -113,12 +120,6 @@ export async function startStack(namespace: string): Promise<Stack> {
       req.on('error', reject);
       req.end(body);
     });
-  await guarded(
-    waitFor(async () => (await call('GET', '/healthz').catch(() => 0)) === 200, {
-      timeoutMs: 60_000,
-      describe: () => 'svc api did not answer /healthz',
-    }),
-  );
 
   // One watch on the namespace's Sandboxes: the first Running each one shows, timestamped.
   const seen = new Map<string, number>();

@@ -5,7 +5,7 @@
 // operator and the API run as under `make dev`, each an `svc` process of its own.
 import { spawn } from 'node:child_process';
 import { WebSocket } from 'ws';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { startStack } from './stack.ts';
 import { createBenchTemplate, fmt, percentile, round } from './support.ts';
 
@@ -136,7 +136,7 @@ async function main(): Promise<void> {
     const made = await call('POST', '/api/v1/sandboxes', { name: SANDBOX, templateRef: { name: TEMPLATE } });
     if (made.status !== 201) throw new Error(`create answered ${made.status}: ${await made.text()}`);
     let phase: string | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         const got = (await (await call('GET', `/api/v1/sandboxes/${SANDBOX}`)).json()) as {
           status?: { phase?: string };

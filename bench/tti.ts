@@ -7,7 +7,7 @@
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
 import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, VERSION } from '../core/index.ts';
-import { waitFor } from '../test/controlplane/index.ts';
+import { eventually } from '../stack/index.ts';
 import { fromTemplates, removePool, removeSandboxes, removeTemplates, Stopping } from './cleanup.ts';
 import { startStack } from './stack.ts';
 import { median, percentile, poolFull, round } from './support.ts';
@@ -223,7 +223,7 @@ async function measure(side: Side): Promise<Figures> {
       },
     });
     const full = (size: number) =>
-      waitFor(() => poolFull(side.kc, ns, 'tti', size), {
+      eventually(() => poolFull(side.kc, ns, 'tti', size), {
         timeoutMs: 300_000,
         intervalMs: 50,
         describe: () => `the pool never had ${size} Ready members`,
@@ -236,7 +236,7 @@ async function measure(side: Side): Promise<Figures> {
           custom.deleteNamespacedCustomObject({ ...sandboxes, name }).catch(() => undefined),
         ),
       );
-      await waitFor(
+      await eventually(
         async () => {
           const left = (await custom.listNamespacedCustomObject(sandboxes)) as {
             items: { metadata: { name: string } }[];

@@ -31,14 +31,14 @@ import { listensOn, parsePort, portProblem } from './dev/port.ts';
 import { supervise, type Supervised } from './dev/supervisor.ts';
 import { webhookConfigurations } from '../webhook/index.ts';
 import {
+  eventually,
   freePort,
   installCrds,
   kubeAssets,
   readCrds,
   snapshotCrdDir,
   startControlPlane,
-  waitFor,
-} from '../test/controlplane/index.ts';
+} from '../stack/index.ts';
 
 const root = resolve(import.meta.dirname, '..');
 const SERVICE_NAMESPACE = 'svc-system';
@@ -315,7 +315,7 @@ async function startWebhook(
     ...['--tls-cert-file', join(tls, 'tls.crt'), '--tls-key-file', join(tls, 'tls.key')],
     ...['--api-service-account', API_USER],
   ]);
-  await waitFor(() => reachable(port), {
+  await eventually(() => reachable(port), {
     timeoutMs: 60_000,
     describe: () => `the webhook on 127.0.0.1:${port} (see ${join(dir, 'logs', 'webhook.log')})`,
   });

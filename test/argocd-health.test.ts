@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { GROUP, VERSION } from '../core/index.ts';
-import { kubeAssets } from './controlplane/index.ts';
+import { kubeAssets } from '../stack/index.ts';
 import { kubeRequest, useNamespace } from './support/index.ts';
 
 const root = join(import.meta.dirname, '..');

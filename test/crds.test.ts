@@ -14,7 +14,7 @@ import {
   TemplateRef,
   VERSION,
 } from '../core/index.ts';
-import { kubeAssets, waitFor } from './controlplane/index.ts';
+import { eventually, kubeAssets } from '../stack/index.ts';
 import { kubeRequest, useNamespace } from './support/index.ts';
 
 const ns = useNamespace('crds');
@@ -244,7 +244,7 @@ describe('CRDs on a real kube-apiserver', () => {
       expect(text(SandboxSpec)).not.toBe('');
       // The apiserver publishes a new CRD's OpenAPI a moment after it is Established.
       let out = '';
-      await waitFor(async () => (out = await explain('sandbox.spec')).includes(text(SandboxSpec)), {
+      await eventually(async () => (out = await explain('sandbox.spec')).includes(text(SandboxSpec)), {
         timeoutMs: 60_000,
         describe: () => `kubectl explain sandbox.spec: ${out}`,
       });
@@ -270,7 +270,7 @@ describe('CRDs on a real kube-apiserver', () => {
       for (const [field, schema] of nested) {
         expect(text(schema), field).not.toBe('');
         let out = '';
-        await waitFor(async () => (out = await explain(field)).includes(text(schema)), {
+        await eventually(async () => (out = await explain(field)).includes(text(schema)), {
           timeoutMs: 60_000,
           describe: () => `kubectl explain ${field}: ${out}`,
         });

@@ -13,7 +13,7 @@ import { promisify } from 'node:util';
 import { CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, expect, test } from 'vitest';
 import { mountsUnder } from '../devnode/index.ts';
-import { freePort, waitFor } from './controlplane/index.ts';
+import { eventually, freePort } from '../stack/index.ts';
 import { readmeShellBlocks } from './support/readme.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-test-devnode-dev-'));
@@ -45,7 +45,7 @@ async function runDev(port: number, during: (env: Record<string, string>) => Pro
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
   try {
-    await waitFor(() => Promise.resolve(output.includes('svc is running')), {
+    await eventually(() => Promise.resolve(output.includes('svc is running')), {
       timeoutMs: 90_000,
       describe: () => `make dev output:\n${output}`,
     });
@@ -167,7 +167,7 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
   // A second run finds the first run's sandbox, and the same keys still work.
   await runDev(port, async (env) => {
     let phase = '';
-    await waitFor(
+    await eventually(
       async () => {
         const res = await fetch(`${env.SVC_BASE_URL}/api/v1/sandboxes/first-run`, {
           headers: { 'x-api-key': env.SVC_ALICE_KEY! },
@@ -188,7 +188,7 @@ test('make dev prints the URL and keys, writes .dev/env, serves, and keeps state
   child.stdout.on('data', (c: Buffer) => (third += c.toString()));
   child.stderr.on('data', (c: Buffer) => (third += c.toString()));
   const exited = once(child, 'exit');
-  await waitFor(async () => third.includes('starting devnode') && (await mountsUnder(dir)).length > 0, {
+  await eventually(async () => third.includes('starting devnode') && (await mountsUnder(dir)).length > 0, {
     timeoutMs: 90_000,
     intervalMs: 20,
     describe: () => third,
@@ -213,7 +213,7 @@ test('Ctrl-C in a terminal (SIGINT to the whole process group) stops cleanly: ex
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = once(child, 'exit') as Promise<[number | null, NodeJS.Signals | null]>;
   try {
-    await waitFor(() => Promise.resolve(output.includes('svc is running') || child.exitCode !== null), {
+    await eventually(() => Promise.resolve(output.includes('svc is running') || child.exitCode !== null), {
       timeoutMs: 150_000,
       describe: () => `make dev output:\n${output}`,
     });
@@ -281,13 +281,13 @@ test("the banner is never printed for another program's server on the port", asy
   child.stderr.on('data', (c: Buffer) => (output += c.toString()));
   const exited = once(child, 'exit');
   try {
-    await waitFor(() => Promise.resolve(output.includes('starting the control plane')), {
+    await eventually(() => Promise.resolve(output.includes('starting the control plane')), {
       timeoutMs: 30_000,
       describe: () => output,
     });
     await new Promise<void>((r) => foreign.listen(port, '127.0.0.1', r));
     // Printing the banner (the bug) would leave it running: stop it then, so the test fails rather than hangs.
-    await waitFor(() => Promise.resolve(child.exitCode !== null || output.includes('svc is running')), {
+    await eventually(() => Promise.resolve(child.exitCode !== null || output.includes('svc is running')), {
       timeoutMs: 150_000,
       describe: () => output,
     });

@@ -1,5 +1,5 @@
 import type { TestProject } from 'vitest/node';
-import { startEnvironment } from './controlplane/index.ts';
+import { startEnvironment } from '../stack/index.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

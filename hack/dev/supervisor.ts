@@ -1,4 +1,4 @@
-import { startManaged, type Managed } from '../../test/controlplane/processes.ts';
+import { type Managed, startManaged } from '../../stack/index.ts';
 
 export interface Supervised {
   readonly name: string;

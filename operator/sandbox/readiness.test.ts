@@ -143,6 +143,7 @@ describe('SandboxdReadiness', () => {
     expect(readiness.answered('default/s', pod({ ip: false }))).toBe(false);
     readiness.answered('default/t', pod({ main: waiting }));
     readiness.forget('default/t');
+    // Nothing may happen, so there is no event to wait on: 50 ms is ten of the 5 ms tries.
     await new Promise((r) => setTimeout(r, 50));
     expect(woke).toBe(false);
   });

@@ -2,15 +2,14 @@
 // operator, devnode and sandboxd, against the real control plane. Every test owns its
 // sandboxes (its own names) and leaves the namespace's policy as it found it, so a test that
 // fails, or runs slowly on a loaded machine, takes no other test down with it.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import { readFile, readdir } from 'node:fs/promises';
-import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, test } from 'vitest';
 import { SseParser, type Sandbox, type SseMessage } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually, type RunningSvc } from '../../stack/index.ts';
 import {
+  startApiProcess,
   startTestApi,
   useClusterTemplate,
   useDevnode,
@@ -28,7 +27,7 @@ const logs: string[] = [];
 const logger = pino({ level: 'debug' }, { write: (line: string) => void logs.push(line) });
 let api: TestApi;
 let base: string;
-let second: { url: string; child: ChildProcess };
+let second: RunningSvc;
 
 /** How long a wait on the cluster may take on a loaded two-core machine. */
 const SLOW = 120_000;
@@ -62,11 +61,17 @@ useOperator(ns, { identity: 'agent-test', logger });
 beforeAll(async () => {
   api = await startTestApi(ns, { statusWaitMs: SLOW });
   base = await api.serve();
-  second = await startApiProcess();
+  // A second API replica as its own `svc api` process, sharing the cluster and nothing else.
+  second = await startApiProcess(
+    inject('kubeconfigPath'),
+    ns.name,
+    ['--log-level', 'debug', '--status-wait-seconds', String(SLOW / 1000)],
+    { onLine: (line) => logs.push(line), startTimeoutMs: 90_000 },
+  );
 }, SLOW);
 
 afterAll(async () => {
-  second?.child.kill('SIGTERM');
+  await second?.close();
   await api?.close();
 }, 30_000);
 
@@ -75,35 +80,6 @@ afterEach(async () => {
   const res = await api.call('DELETE', `/governance/policies/${ns.name}`, { key: api.keys.admin });
   expect([204, 404]).toContain(res.status);
 }, 30_000);
-
-/** A second API replica as its own `svc api` process, sharing the cluster and nothing else. */
-async function startApiProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      'cmd/svc.ts',
-      'api',
-      ...['--listen', '127.0.0.1:0', '--kubeconfig', inject('kubeconfigPath')],
-      ...['--service-namespace', ns.name, '--default-namespace', ns.name],
-      ...['--devnode', 'true'],
-      ...['--auth.devAuth', 'true', '--log-level', 'debug', '--status-wait-seconds', String(SLOW / 1000)],
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('svc api did not start within 90 s')), 90_000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      logs.push(line);
-      const m = /listening on (http:\/\/\S+)/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`svc api exited with ${code}`)));
-  });
-  return { url, child };
-}
 
 /** SIGKILL to the sandboxd whose environment carries `marker`, found on the host. */
 async function killSandboxd(marker: string): Promise<void> {
@@ -203,7 +179,7 @@ async function phase(name: string, want: string): Promise<Sandbox> {
  */
 async function reachable(name: string): Promise<void> {
   let why = '';
-  await waitFor(
+  await eventually(
     async () => {
       try {
         await (await api.deps.sandboxd.client(ns.name, name)).runs();
@@ -351,7 +327,7 @@ describe('agent mode', () => {
       error: 'policy_violation',
       violations: [{ code: 'template_not_allowed' }],
     });
-    await waitFor(async () => (await events('ConfigureDenied', 'limits')) === 4, {
+    await eventually(async () => (await events('ConfigureDenied', 'limits')) === 4, {
       timeoutMs: 30_000,
       describe: () => 'four ConfigureDenied Events',
     });
@@ -438,7 +414,7 @@ describe('agent mode', () => {
       entrypoint: configureBody.entrypoint,
       maxConcurrentInvokes: TEMPLATE_CAP,
     });
-    await waitFor(async () => (await events('AgentConfigured', 'install')) === 2, {
+    await eventually(async () => (await events('AgentConfigured', 'install')) === 2, {
       timeoutMs: 30_000,
       describe: () => 'two AgentConfigured Events',
     });
@@ -505,7 +481,7 @@ describe('agent mode', () => {
       body: JSON.stringify({ invokeId }),
     });
     expect(cancel.status).toBe(202);
-    await waitFor(() => Promise.resolve(running !== undefined), {
+    await eventually(() => Promise.resolve(running !== undefined), {
       timeoutMs: 60_000,
       describe: () => 'the canceled stream to end',
     });
@@ -530,7 +506,7 @@ describe('agent mode', () => {
       onEvent: (m) => m.event === 'log' && abort.abort(),
     });
     let marker = '';
-    await waitFor(
+    await eventually(
       async () => {
         marker = stdout(await invoke('disconnect', 'cat term.marker\n'));
         return marker === 'disconnected\n';
@@ -564,7 +540,7 @@ describe('agent mode', () => {
     expect(both.status).toBe(429);
     runs.abort();
     let refused403: Streamed | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         refused403 = await invoke('capped', 'split\n');
         return refused403.status === 403;
@@ -586,7 +562,7 @@ describe('agent mode', () => {
       await phase('stopped', path === 'stop' ? 'Stopped' : 'Running');
     }
     let read: Streamed | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         read = await invoke('stopped', 'cat kept.txt\n');
         return read.status === 200;
@@ -610,7 +586,7 @@ describe('agent mode', () => {
     expect(crash.events.at(-2)?.data).toMatchObject({ code: 'sandbox_unreachable' });
     expect(exitOf(crash)).toMatchObject({ exitCode: -1, reason: 'error' });
     let read: Streamed | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         read = await invoke('crash', 'cat kept.txt\n');
         return read.status === 200 && stdout(read) === 'kept-across-crash\n';
@@ -653,7 +629,7 @@ describe('agent mode', () => {
     const delta = (series: string, outcome: string, after: string) =>
       count(after, series, outcome) - count(before, series, outcome);
     let after = '';
-    await waitFor(
+    await eventually(
       async () => {
         after = await scrape();
         return delta('svc_invoke_requests_total', 'canceled', after) === 2;
@@ -741,7 +717,7 @@ describe('agent mode', () => {
       (await ns.core.listNamespacedEvent({ namespace: ns.name })).items.filter((e) =>
         e.message?.includes(id),
       );
-    await waitFor(
+    await eventually(
       async () =>
         (await eventsOf(invokeId)).length === 1 &&
         (await eventsOf(hash)).length === 1 &&

@@ -4,7 +4,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { SseParser, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -116,7 +116,7 @@ async function runs(name: string, key = api.keys.alice) {
 
 async function exitedRun(name: string, invokeId: string): Promise<Record<string, unknown>> {
   let found: Record<string, unknown> | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       found = (await runs(name)).body.items?.find((r) => r.invokeId === invokeId);
       return found?.state === 'exited';
@@ -135,7 +135,7 @@ async function agentSandbox(name: string): Promise<Sandbox> {
   expect(created.status, await created.clone().text()).toBe(201);
   const sandbox = await waitForSandboxPhase(ns, name, 'Running', SLOW);
   let configured = '';
-  await waitFor(
+  await eventually(
     async () => {
       const res = await fetch(url(`/sandboxes/${name}/configure`), {
         method: 'POST',
@@ -216,7 +216,7 @@ describe('detached runs', () => {
     expect(execEvents.events.map((e) => e.event)).toEqual(['start', 'log', 'log', 'exit']);
 
     // One audit record per detach and per attach; never stdin.
-    await waitFor(async () => (await audits('RunDetached', 'dt-end')).length === 2, {
+    await eventually(async () => (await audits('RunDetached', 'dt-end')).length === 2, {
       timeoutMs: 30_000,
       describe: () => 'two RunDetached records',
     });
@@ -224,7 +224,7 @@ describe('detached runs', () => {
     expect(detached.map((e) => e.message).sort()).toEqual(
       [`exec ${execId} by alice started detached`, `invoke ${invokeId} by alice started detached`].sort(),
     );
-    await waitFor(async () => (await audits('RunAttached', 'dt-end')).length === 3, {
+    await eventually(async () => (await audits('RunAttached', 'dt-end')).length === 3, {
       timeoutMs: 30_000,
       describe: () => 'three RunAttached records',
     });
@@ -404,7 +404,7 @@ describe('detached runs', () => {
     const next = await post('/sandboxes/dt-cap/invoke?detach=true', 'lines 1\n');
     expect(next.status).toBe(202);
     expect(await exitedRun('dt-cap', String(next.body.invokeId))).toMatchObject({ exitCode: 0 });
-    await waitFor(async () => (await audits('RunCanceled', 'dt-cap')).length === 1, {
+    await eventually(async () => (await audits('RunCanceled', 'dt-cap')).length === 1, {
       timeoutMs: 30_000,
       describe: () => 'one RunCanceled record',
     });

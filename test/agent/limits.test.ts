@@ -3,7 +3,7 @@
 // the previous round's sandboxes are gone, and an invoke cap lets exactly that many run.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GROUP, SseParser, VERSION, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -76,7 +76,7 @@ describe('limits under parallel load', () => {
         expect(deleted.status).toBe(202);
       }
       // The next round starts the moment the last of them is gone.
-      await waitFor(async () => (await listed()).every((s) => s.spec.createdBy !== 'alice'), {
+      await eventually(async () => (await listed()).every((s) => s.spec.createdBy !== 'alice'), {
         timeoutMs: 60_000,
         describe: () => `round ${round}: alice's sandboxes deleted`,
       });

@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { AuditRecorder, type AuditRecord } from '../../api/index.ts';
 import { SseParser } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -77,7 +77,7 @@ async function refused(
   const kind = call.path.endsWith('/configure') ? 'configure' : 'invoke';
   const prefix = `${kind} by ${want.actor} ${want.verb ?? 'refused'}: ${want.status} ${want.error}: `;
   let records: AuditRecord[] = [];
-  await waitFor(async () => (records = await audit(want.sandbox)).length === before + 1, {
+  await eventually(async () => (records = await audit(want.sandbox)).length === before + 1, {
     timeoutMs: 10_000,
     describe: () => `one more Event on ${want.sandbox}: ${JSON.stringify(records)}`,
   });

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GROUP, SseParser, VERSION, type Sandbox, type SseMessage } from '../../core/index.ts';
 import { actorOf, createTracing, type Tracing } from '../../telemetry/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -73,7 +73,7 @@ describe('tracing', () => {
     });
     expect(created.status, await created.clone().text()).toBe(201);
     let sandbox: Sandbox | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         sandbox = (await ns.custom.getNamespacedCustomObject({
           group: GROUP,

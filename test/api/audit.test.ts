@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditRecord } from '../../api/index.ts';
 import type { Sandbox } from '../../core/index.ts';
 import { CoreV1Api } from '@kubernetes/client-node';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import { kubeRequest, startTestApi, useNamespace, type TestApi } from '../support/index.ts';
 
 const ns = useNamespace('api-audit');
@@ -136,7 +136,7 @@ describe('GET /api/v1/audit/events', () => {
       body: { metadata: { finalizers: null } },
     });
     expect([200, 404]).toContain(patched.status);
-    await waitFor(
+    await eventually(
       async () => (await api.call('GET', '/sandboxes/again', { key: api.keys.admin })).status === 404,
       {
         timeoutMs: 30_000,
@@ -144,7 +144,7 @@ describe('GET /api/v1/audit/events', () => {
       },
     );
     const second = await sandbox(api.keys.bob, 'again');
-    await waitFor(
+    await eventually(
       () => Promise.resolve(api.deps.cache.get(ns.name, 'again')?.metadata.uid === second.metadata.uid),
       {
         timeoutMs: 30_000,

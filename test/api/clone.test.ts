@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SandboxNamespaces, type CloneResponse, type Sandbox } from '../../core/index.ts';
-import { startEnvironment } from '../controlplane/index.ts';
+import { startEnvironment } from '../../stack/index.ts';
 import {
   kubeRequest,
   startTestApi,

@@ -2,7 +2,7 @@
 // sandbox's sandboxd. Not a test file.
 import { expect } from 'vitest';
 import { SseParser, type SseMessage } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import type { TestApi, TestNamespace } from '../support/index.ts';
 
 /** How long a wait on the cluster may take on a loaded two-core machine. */
@@ -71,7 +71,7 @@ export const output = (s: Streamed, stream: 'stdout' | 'stderr' = 'stdout') =>
 /** Waits until the API reaches the sandbox's sandboxd (a Running phase can come a moment before). */
 export async function reachable(api: TestApi, ns: TestNamespace, name: string): Promise<void> {
   let why = '';
-  await waitFor(
+  await eventually(
     async () => {
       try {
         await (await api.deps.sandboxd.client(ns.name, name)).runs();

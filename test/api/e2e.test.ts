@@ -10,7 +10,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import type { CloneResponse, Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   shIn,
   startTestApi,
@@ -93,7 +93,7 @@ afterAll(() => api?.close(), 30_000);
 
 async function running(name: string): Promise<Sandbox> {
   let s: Sandbox | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       const res = await api.call('GET', `/sandboxes/${name}`, { key: api.keys.alice });
       s = (await res.json()) as Sandbox;
@@ -133,7 +133,7 @@ describe('API on the whole stack', () => {
     });
 
     // The server starts with the sandbox; wait until the proxy reaches it.
-    await waitFor(
+    await eventually(
       async () => (await fetch(preview('web', '/ready'), { headers: { 'x-api-key': api.keys.alice } })).ok,
       { timeoutMs: 30_000, describe: () => 'the server inside the sandbox to answer' },
     );

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { ForbiddenError, SvcClient } from '../../clients/typescript/index.ts';
 import { Annotations, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -185,7 +185,7 @@ describe('exec', () => {
     await run.ready;
     run.abort.abort();
     await run.done;
-    await waitFor(async () => (await readFile('ex-main', '/workspace/sse-gone.marker')) === 'term\n', {
+    await eventually(async () => (await readFile('ex-main', '/workspace/sse-gone.marker')) === 'term\n', {
       timeoutMs: 30_000,
       describe: () => 'the SSE exec recorded its SIGTERM',
     });
@@ -200,13 +200,13 @@ describe('exec', () => {
       }),
       signal: abort.signal,
     }).catch((err: unknown) => err);
-    await waitFor(async () => (await readFile('ex-main', '/workspace/json-up')) === 'up\n', {
+    await eventually(async () => (await readFile('ex-main', '/workspace/json-up')) === 'up\n', {
       timeoutMs: 30_000,
       describe: () => 'the JSON exec started',
     });
     abort.abort();
     expect(await pending).toBeInstanceOf(Error);
-    await waitFor(async () => (await readFile('ex-main', '/workspace/json-gone.marker')) === 'term\n', {
+    await eventually(async () => (await readFile('ex-main', '/workspace/json-gone.marker')) === 'term\n', {
       timeoutMs: 30_000,
       describe: () => 'the JSON exec recorded its SIGTERM',
     });
@@ -272,7 +272,7 @@ describe('exec', () => {
     expect(res.body.exitCode).toBe(4);
     const id = res.headers.get('x-exec-id')!;
     let message = '';
-    await waitFor(
+    await eventually(
       async () => {
         const list = await ns.core.listNamespacedEvent({ namespace: ns.name });
         const event = list.items.find((e) => e.reason === 'SandboxExec' && e.message?.includes(id));
@@ -331,7 +331,7 @@ describe('exec', () => {
       for (const r of runs) r.abort.abort();
       await Promise.all(runs.map((r) => r.done));
     }
-    await waitFor(async () => (await execJson('ex-cap', { command: 'true' })).status === 200, {
+    await eventually(async () => (await execJson('ex-cap', { command: 'true' })).status === 200, {
       timeoutMs: 30_000,
       describe: () => 'an exec admitted again once the 32 ended',
     });
@@ -406,7 +406,7 @@ describe('exec', () => {
       // A client that goes away frees its slot.
       held[0]!.abort.abort();
       await held[0]!.done;
-      await waitFor(
+      await eventually(
         async () =>
           (await call('POST', '/sandboxes/ex-main/exec', alice, { command: 'true' })).status === 200,
         { timeoutMs: 30_000, describe: () => "alice's exec admitted once one of hers went away" },
@@ -473,7 +473,7 @@ describe('exec', () => {
     const before = Date.now();
     expect((await execJson('ex-idle', { command: 'true' })).status).toBe(200);
     let seen = '';
-    await waitFor(
+    await eventually(
       async () => {
         const s = (await api.deps.sandboxes.read(ns.name, 'ex-idle')) as Sandbox;
         seen = s.metadata.annotations?.[Annotations.lastActivity] ?? '';

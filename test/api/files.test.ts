@@ -2,7 +2,6 @@
 // sandboxd does the work. Listing, Range, mkdir/move/delete, every escape refused with
 // nothing written, bob and a stopped sandbox refused, and a 1 GiB round trip through a real
 // `svc api` process with the memory of it and of sandboxd measured.
-import type { ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { pino } from 'pino';
@@ -10,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { Annotations, type Sandbox } from '../../core/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
 import { ForbiddenError, NotFoundError, SvcClient } from '../../clients/typescript/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually, type RunningSvc } from '../../stack/index.ts';
 import {
   hashedDownload,
   patternStream,
@@ -341,7 +340,7 @@ describe('files', () => {
     const list = await api.call('GET', '/sandboxes/code/files/?path=/workspace', { key: api.keys.alice });
     expect(list.status).toBe(200);
     let s: Sandbox | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         s = await api.deps.sandboxes.read(ns.name, 'code');
         return (
@@ -398,12 +397,12 @@ describe('the TypeScript client', () => {
 });
 
 describe('a 1 GiB round trip through a real svc api process', () => {
-  let served: { url: string; child: ChildProcess };
+  let served: RunningSvc;
   beforeAll(async () => {
     served = await startApiProcess(inject('kubeconfigPath'), ns.name);
   }, 90_000);
-  afterAll(() => {
-    served?.child.kill('SIGTERM');
+  afterAll(async () => {
+    await served?.close();
   });
 
   test('equal sha256 both ways; neither the API nor sandboxd grows by more than 64 MiB', async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Policy, SandboxNamespaces } from '../../core/index.ts';
 import { Governance, PolicyStore, QuotaLedger } from '../../kube/index.ts';
 import { governanceAdmission, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
-import { createCertificateAuthority } from '../controlplane/index.ts';
+import { createCertificateAuthority } from '../../stack/index.ts';
 import { kubeRequest, startTestApi, useNamespace, type TestApi } from '../support/index.ts';
 
 const ns = useNamespace('gov');

@@ -2,15 +2,15 @@
 // the operator and an agent sandbox: refusals always reach the caller (never ECONNRESET,
 // even with both cores busy), configure streams instead of buffering, and JSON bodies are
 // capped at 1 MiB while they are read.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
-import { createInterface } from 'node:readline';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import type { Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually, type RunningSvc } from '../../stack/index.ts';
 import {
+  startApiProcess,
   startTestApi,
   useClusterTemplate,
   useDevnode,
@@ -25,18 +25,18 @@ const template = useClusterTemplate('limits', ns, { agent: { maxConcurrentInvoke
 useOperator(ns, { identity: 'limits-test', logger: pino({ level: process.env.SVC_TEST_LOG ?? 'silent' }) });
 const MiB = 1024 * 1024;
 let api: TestApi;
-let served: { url: string; child: ChildProcess };
+let served: RunningSvc;
 
 beforeAll(async () => {
   api = await startTestApi(ns, { statusWaitMs: 60_000 });
-  served = await startApiProcess();
+  served = await startApiProcess(inject('kubeconfigPath'), ns.name);
   const made = await api.call('POST', '/sandboxes', {
     key: api.keys.alice,
     body: { name: 'agent', mode: 'agent', templateRef: { name: template } },
   });
   expect(made.status, await made.clone().text()).toBe(201);
   let s: Sandbox | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       s = (await (await api.call('GET', '/sandboxes/agent', { key: api.keys.alice })).json()) as Sandbox;
       return s.status?.phase === 'Running';
@@ -46,35 +46,9 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  served?.child.kill('SIGTERM');
+  await served?.close();
   await api?.close();
 }, 30_000);
-
-async function startApiProcess(): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
-    [
-      'cmd/svc.ts',
-      'api',
-      ...['--listen', '127.0.0.1:0', '--kubeconfig', inject('kubeconfigPath')],
-      ...['--service-namespace', ns.name, '--default-namespace', ns.name],
-      ...['--auth.devAuth', 'true', '--log-level', 'warn', '--devnode', 'true'],
-    ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('svc api did not start within 60 s')), 60_000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = /listening on (http:\/\/\S+)/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`svc api exited with ${code}`)));
-  });
-  return { url, child };
-}
 
 /** The API process's resident memory, in MB. */
 async function rssMb(): Promise<number> {
@@ -191,7 +165,7 @@ describe('body limits', () => {
     );
     for (const r of result) expectRequestTooLarge(r);
     let after = 0;
-    await waitFor(async () => (after = await rssMb()) - before < 100, {
+    await eventually(async () => (after = await rssMb()) - before < 100, {
       timeoutMs: 30_000,
       describe: () => `RSS back near ${before.toFixed(0)} MB: ${after.toFixed(0)} MB`,
     });

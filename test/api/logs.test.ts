@@ -13,7 +13,7 @@ import {
   waitForSandboxPhase,
   type TestApi,
 } from '../support/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import { SLOW, createAs, reachable, sse } from './code-mode.ts';
 
 const ns = useNamespace('logs');
@@ -61,7 +61,7 @@ const text = (logs: Logs, stream: 'stdout' | 'stderr') =>
 describe('logs', () => {
   test('the tail: the template process’s recent stdout and stderr, each in order', async () => {
     let last: Logs | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         last = (await tail()).body;
         return ticks(text(last, 'stdout')).length >= 3;

@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   OidcIssuer,
   startTestApi,
@@ -209,7 +209,7 @@ describe.each([
 
     const deleted = await call(alice, 'delete_sandbox', { sandbox: name, namespace: ns.name });
     expect(deleted.isError, deleted.text).toBe(false);
-    await waitFor(
+    await eventually(
       async () =>
         (await call(alice, 'get_sandbox', { sandbox: name, namespace: ns.name })).json.error === 'not_found',
       { timeoutMs: SLOW, describe: () => `sandbox ${name} gone` },
@@ -306,7 +306,7 @@ describe('MCP tools over Streamable HTTP, past the must-show path', () => {
     expect(port.isError, port.text).toBe(false);
     const previewUrl = `${base}/api/v1/sandboxes/${name}/preview/8080/?namespace=${ns.name}`;
     expect(port.json).toMatchObject({ port: 8080, previewUrl });
-    await waitFor(
+    await eventually(
       async () => (await fetch(previewUrl, { headers: { 'x-api-key': api.keys.alice } })).status === 200,
       { timeoutMs: SLOW, describe: () => `${previewUrl} answers 200` },
     );
@@ -354,13 +354,13 @@ describe('MCP tools over Streamable HTTP, past the must-show path', () => {
     }).catch((err: unknown) => err);
     const cat = async (path: string) =>
       (await call(alice, 'exec', { ...target, command: `cat ${path} 2>/dev/null || true` })).json.stdout;
-    await waitFor(async () => (await cat('/workspace/up')) === 'up\n', {
+    await eventually(async () => (await cat('/workspace/up')) === 'up\n', {
       timeoutMs: SLOW,
       describe: () => 'the command started',
     });
     gone.abort();
     expect(await request).toBeInstanceOf(Error);
-    await waitFor(async () => (await cat('/workspace/term')) === 'term\n', {
+    await eventually(async () => (await cat('/workspace/term')) === 'term\n', {
       timeoutMs: 30_000,
       describe: () => 'the command got SIGTERM',
     });

@@ -9,7 +9,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -64,7 +64,7 @@ beforeAll(async () => {
   });
   expect(made.status, await made.clone().text()).toBe(201);
   let s: Sandbox | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       s = (await (await api.call('GET', '/sandboxes/web', { key: api.keys.alice })).json()) as Sandbox;
       return s.status?.phase === 'Running';
@@ -79,7 +79,7 @@ beforeAll(async () => {
     const res = await api.call('POST', '/sandboxes/web/ports', { key: api.keys.alice, body: { port } });
     expect(res.status, await res.clone().text()).toBe(201);
   }
-  await waitFor(
+  await eventually(
     async () =>
       (await fetch(preview('web', 8080, '/ready'), { headers: { 'x-api-key': api.keys.alice } })).ok,
     { timeoutMs: 30_000, describe: () => 'the server inside the sandbox to answer' },

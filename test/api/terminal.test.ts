@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import { SvcClient } from '../../clients/typescript/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -84,7 +84,7 @@ class Term {
 
   async until(pattern: RegExp, timeoutMs = 15_000): Promise<RegExpMatchArray> {
     let m: RegExpMatchArray | null = null;
-    await waitFor(() => Promise.resolve((m = this.text.match(pattern)) !== null), {
+    await eventually(() => Promise.resolve((m = this.text.match(pattern)) !== null), {
       timeoutMs,
       intervalMs: 10,
       describe: () => `${pattern} in ${JSON.stringify(this.text.slice(-500))}`,
@@ -147,7 +147,7 @@ describe('a real pseudo-terminal', () => {
     let out = '';
     session.onData((b) => (out += new TextDecoder().decode(b)));
     session.send('tty; echo "term=$TERM"; stty size\n');
-    await waitFor(() => Promise.resolve(/term=xterm-256color\r\n30 100\r\n/.test(out)), {
+    await eventually(() => Promise.resolve(/term=xterm-256color\r\n30 100\r\n/.test(out)), {
       timeoutMs: 15_000,
       describe: () => JSON.stringify(out),
     });
@@ -175,7 +175,7 @@ describe('a real pseudo-terminal', () => {
     await t.opened();
     t.send('echo "sleep""ing"; sleep 100\n');
     await t.until(/sleeping\r\n/);
-    await waitFor(async () => (await runIn('term', 'ps -eo args')).includes('sleep 100'), {
+    await eventually(async () => (await runIn('term', 'ps -eo args')).includes('sleep 100'), {
       timeoutMs: 10_000,
       describe: () => 'sleep 100 running',
     });
@@ -308,13 +308,13 @@ describe('sessions', () => {
     const sid = (await t.until(/sid=(\d+)\r\n/))[1]!;
     const members = async () =>
       (await runIn('term', 'ps -eo sid=,args=')).split('\n').filter((l) => l.trim().split(/\s+/)[0] === sid);
-    await waitFor(async () => (await members()).some((l) => l.includes('sleep 1002')), {
+    await eventually(async () => (await members()).some((l) => l.includes('sleep 1002')), {
       timeoutMs: 10_000,
       describe: () => 'both sleeps running',
     });
     expect((await members()).some((l) => l.includes('sleep 1001'))).toBe(true);
     t.ws.close();
-    await waitFor(async () => (await members()).length === 0, {
+    await eventually(async () => (await members()).length === 0, {
       timeoutMs: 30_000,
       describe: () => `session ${sid} gone`,
     });
@@ -331,7 +331,7 @@ describe('sessions', () => {
     for (const t of open) t.ws.close();
     await Promise.all(open.map((t) => t.closed));
     // The places are given back once sandboxd has ended each session.
-    await waitFor(
+    await eventually(
       async () => {
         const t = new Term(url('other'), asAlice());
         const ok = await t.opened().then(
@@ -346,7 +346,7 @@ describe('sessions', () => {
   }, 60_000);
 
   test('TerminalOpened and TerminalClosed Events with the actor and duration; the metrics', async () => {
-    await waitFor(
+    await eventually(
       async () => {
         const res = await api.call('GET', '/audit/events?sandbox=term', { key: api.keys.admin });
         const items = ((await res.json()) as { items: { reason: string; actor: string; message: string }[] })
@@ -360,7 +360,7 @@ describe('sessions', () => {
       { timeoutMs: 15_000, describe: () => 'the terminal Events' },
     );
     let metrics = '';
-    await waitFor(
+    await eventually(
       async () =>
         /^svc_terminal_sessions 0$/m.test(
           (metrics = await (

@@ -5,7 +5,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
 import type { Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -116,7 +116,7 @@ describe('usage', () => {
     const wrote = await exec('use-figures', 'head -c 104857600 /dev/zero > /workspace/big && sync');
     expect(wrote.exitCode).toBe(0);
     let after = before;
-    await waitFor(
+    await eventually(
       async () => (after = (await usage('use-figures')).workspace.usedBytes) - before >= 99 * MiB,
       {
         timeoutMs: 30_000,

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { parse } from 'yaml';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { WebSocket } from 'ws';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -405,13 +406,10 @@ describe('sbx against the whole stack', () => {
     try {
       const [, port] = await forward.until(/^Forwarding from http:\/\/127\.0\.0\.1:(\d+) -> /m);
       // The server starts with the sandbox; the first answers may come before it listens.
-      let page = '';
-      const deadline = Date.now() + 30_000;
-      while (!page.startsWith('<h1>') && Date.now() < deadline) {
-        const res = await fetch(`http://127.0.0.1:${port}/some/page?x=1`);
-        page = await res.text();
-        if (!page.startsWith('<h1>')) await new Promise((r) => setTimeout(r, 200));
-      }
+      const page = await eventually(
+        async () => (await fetch(`http://127.0.0.1:${port}/some/page?x=1`)).text(),
+        { timeoutMs: 30_000, intervalMs: 200, until: (p) => p.startsWith('<h1>'), describe: 'the page' },
+      );
       expect(page).toBe('<h1>hello from /some/page?x=1</h1>');
 
       const ws = new WebSocket(`ws://127.0.0.1:${port}/ws`);
@@ -473,12 +471,18 @@ describe('sbx against the whole stack', () => {
     expect((await sbx(['create', name, '--template', plain], env)).code).toBe(0);
     // The operator's events come as it works: each list read is compared with the one before it.
     // Its first events are written as the operator works: waited for, not assumed.
-    let direct: { items: { id: string; reason: string }[] } = { items: [] };
-    const deadline = Date.now() + 30_000;
-    while (direct.items.length === 0 && Date.now() < deadline) {
-      direct = (await apiGet(`/audit/events?sandbox=${name}`, api.keys.admin)) as typeof direct;
-      if (direct.items.length === 0) await new Promise((r) => setTimeout(r, 200));
-    }
+    const direct = await eventually(
+      async () =>
+        (await apiGet(`/audit/events?sandbox=${name}`, api.keys.admin)) as {
+          items: { id: string; reason: string }[];
+        },
+      {
+        timeoutMs: 30_000,
+        intervalMs: 200,
+        until: (d) => d.items.length > 0,
+        describe: `audit events of ${name}`,
+      },
+    );
     expect(direct.items.length).toBeGreaterThan(0);
     const json = JSON.parse((await sbx(['audit', '--sandbox', name, '-o', 'json'], adminEnv)).stdout) as {
       items: { id: string; reason: string }[];

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -144,12 +145,16 @@ describe('sbx in a code sandbox', () => {
         ),
       );
       // Typed until the new size shows: the resize frame and SIGWINCH race our keystrokes.
-      const deadline = Date.now() + 20_000;
-      while (!/\n40 120\n/.test(term.plain)) {
-        if (Date.now() > deadline) throw new Error(`no 40 120 in ${term.plain}`);
-        type('stty size\r');
-        await new Promise((r) => setTimeout(r, 300));
-      }
+      // Each try types `stty size` and looks at what has come back; 300 ms apart, so the
+      // screen is not flooded while the answer is on its way.
+      await eventually(
+        () => {
+          if (/\n40 120\n/.test(term.plain)) return true;
+          type('stty size\r');
+          return false;
+        },
+        { timeoutMs: 20_000, intervalMs: 300, describe: () => `40 120 in ${term.plain}` },
+      );
       type('exit 3\r');
       const result = await term.done;
       expect(result.code).toBe(3);
@@ -224,20 +229,22 @@ describe('sbx in a code sandbox', () => {
 
 /** The terminal of the sbx under `script` (pid): its stdin's /dev/pts/N. */
 async function ttyOf(scriptPid: number): Promise<string> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    for (const pid of await readdir('/proc').catch(() => [])) {
-      if (!/^\d+$/.test(pid)) continue;
-      const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      const exe = await readlink(`/proc/${pid}/exe`).catch(() => '');
-      if (exe === SBX && (ppid === scriptPid || (await parentOf(ppid)) === scriptPid)) {
-        return readlink(`/proc/${pid}/fd/0`);
+  const tty = await eventually(
+    async () => {
+      for (const pid of await readdir('/proc').catch(() => [])) {
+        if (!/^\d+$/.test(pid)) continue;
+        const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+        const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+        const exe = await readlink(`/proc/${pid}/exe`).catch(() => '');
+        if (exe === SBX && (ppid === scriptPid || (await parentOf(ppid)) === scriptPid)) {
+          return readlink(`/proc/${pid}/fd/0`);
+        }
       }
-    }
-    if (Date.now() > deadline) throw new Error('sbx under script not found');
-    await new Promise((r) => setTimeout(r, 100));
-  }
+      return undefined;
+    },
+    { timeoutMs: 10_000, describe: `the sbx under script ${scriptPid}` },
+  );
+  return tty!;
 }
 
 async function parentOf(pid: number): Promise<number> {

@@ -28,6 +28,8 @@ export function sbxEnv(configHome: string, extra: Record<string, string> = {}): 
 export class Running {
   readonly child: ChildProcess;
   stdout = '';
+  /** Its output has all been read (the 'close' event came). */
+  #closed = false;
   stderr = '';
   readonly done: Promise<Result>;
 
@@ -35,6 +37,7 @@ export class Running {
     this.child = child;
     child.stdout?.on('data', (c: Buffer) => (this.stdout += c.toString()));
     child.stderr?.on('data', (c: Buffer) => (this.stderr += c.toString()));
+    child.once('close', () => (this.#closed = true));
     this.done = new Promise((resolve, reject) => {
       child.on('error', reject);
       child.on('close', (code, signal) =>
@@ -49,23 +52,49 @@ export class Running {
     return this.stdout.replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '').replaceAll('\r', '');
   }
 
-  /** Resolves once stdout (or stderr) matches; rejects at the timeout or if sbx ends first. */
-  async until(
+  /**
+   * Resolves once stdout (or stderr) matches, checked as each chunk arrives; rejects at the
+   * timeout or as soon as sbx ends without it.
+   */
+  until(
     pattern: RegExp,
     stream: 'stdout' | 'stderr' | 'plain' = 'stdout',
     timeoutMs = 60_000,
   ): Promise<RegExpMatchArray> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const m = this[stream].match(pattern);
-      if (m) return m;
-      if (this.child.exitCode !== null || this.child.signalCode !== null) {
-        throw new Error(`sbx ended before ${pattern} (stdout ${this.stdout}, stderr ${this.stderr})`);
-      }
-      if (Date.now() > deadline)
-        throw new Error(`no ${pattern} in time (stdout ${this.stdout}, stderr ${this.stderr})`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    const { child } = this;
+    return new Promise((resolve, reject) => {
+      const settle = (err?: Error) => {
+        clearTimeout(timer);
+        child.stdout?.off('data', check);
+        child.stderr?.off('data', check);
+        child.off('close', ended);
+        if (err) reject(err);
+      };
+      // Listeners added after the constructor's: the chunk is already in this.stdout/stderr.
+      const check = () => {
+        const m = this[stream].match(pattern);
+        if (m) {
+          settle();
+          resolve(m);
+        }
+        return m;
+      };
+      const ended = () => {
+        if (!check())
+          settle(new Error(`sbx ended before ${pattern} (stdout ${this.stdout}, stderr ${this.stderr})`));
+      };
+      const timer = setTimeout(
+        () =>
+          settle(
+            new Error(`no ${pattern} within ${timeoutMs} ms (stdout ${this.stdout}, stderr ${this.stderr})`),
+          ),
+        timeoutMs,
+      );
+      child.stdout?.on('data', check);
+      child.stderr?.on('data', check);
+      child.once('close', ended);
+      if (!check() && this.#closed) ended();
+    });
   }
 }
 

@@ -16,7 +16,7 @@ import {
   type InvokeEvents,
   type StreamEvent,
 } from '../../clients/typescript/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   OidcIssuer,
   shIn,
@@ -162,7 +162,7 @@ describe('the TypeScript client on the whole stack', () => {
 
     // The configure is in the audit log, as alice's.
     let audit: Awaited<ReturnType<SvcClient['listAuditEvents']>> | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         audit = await admin.listAuditEvents({ sandbox: name, reason: 'AgentConfigured' });
         return audit.items.length > 0;
@@ -197,7 +197,7 @@ describe('the TypeScript client on the whole stack', () => {
     // The disconnect reached the entrypoint as SIGTERM (its trap wrote the marker), and the
     // one invoke slot is free again.
     let out = '';
-    await waitFor(
+    await eventually(
       async () => {
         out = stdoutOf(
           await (await alice.invokeSandbox(name, 'cat term.marker\n')).toArray().catch(() => []),
@@ -241,7 +241,7 @@ describe('the TypeScript client on the whole stack', () => {
       },
     });
     const second = patient.invokeSandbox(name, 'split\n');
-    await waitFor(() => Promise.resolve(statuses.length > 0), {
+    await eventually(() => Promise.resolve(statuses.length > 0), {
       timeoutMs: 20_000,
       describe: () => 'the retrying client to be refused once',
     });

@@ -13,6 +13,7 @@ import {
   type ExecEvents,
   type StreamEvent,
 } from '../../clients/typescript/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -169,13 +170,12 @@ describe('the TypeScript client in a code sandbox', () => {
           .replace(/\x1b\[[0-9;?]*[a-zA-Z]/g, '')
           .replaceAll('\r', '')),
     );
-    const until = async (re: RegExp) => {
-      const deadline = Date.now() + 20_000;
-      while (!re.test(out)) {
-        if (Date.now() > deadline) throw new Error(`no ${re} in ${out}`);
-        await new Promise((r) => setTimeout(r, 25));
-      }
-    };
+    const until = (re: RegExp) =>
+      eventually(() => re.test(out), {
+        timeoutMs: 20_000,
+        intervalMs: 25,
+        describe: () => `${re} in ${out}`,
+      });
     term.send('stty size\r');
     await until(/\n30 100\n/);
     term.resize(120, 40);

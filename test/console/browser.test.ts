@@ -8,7 +8,7 @@ import { join, resolve } from 'node:path';
 import { pino } from 'pino';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -560,7 +560,7 @@ describe('the console in chromium', () => {
       });
       expect(forwarded.status, await forwarded.clone().text()).toBe(201);
       const path = '/api/v1/sandboxes/ui-web/preview/8080';
-      await waitFor(
+      await eventually(
         async () => (await fetch(`${base}${path}/`, { headers: { 'x-api-key': api.keys.alice } })).ok,
         { timeoutMs: 30_000, describe: () => 'the page inside the sandbox to answer' },
       );

@@ -125,9 +125,16 @@ describe('GET /api/v1/sandboxes?watch=true', () => {
     const res = await fetch(`${base}/api/v1/sandboxes?watch=true&namespace=${ns.name}`, {
       headers: { 'x-api-key': api.keys.admin, accept: 'text/event-stream' },
     });
+    expect(res.status).toBe(200);
     const events = readEvents(res.body!);
+    // The first events list what is there: both users' sandboxes, each `added`. A missing one
+    // fails at next()'s deadline, naming what came.
     const names = new Set<string>();
-    while (!(names.has('w-alice-1') && names.has('w-bob-1'))) names.add((await events.next()).name);
+    while (!(names.has('w-alice-1') && names.has('w-bob-1'))) {
+      const e = await events.next();
+      expect(e.event, e.name).toBe('added');
+      names.add(e.name);
+    }
     await events.cancel();
   });
 
@@ -154,7 +161,10 @@ describe('GET /api/v1/sandboxes?watch=true', () => {
   });
 });
 
-/** The stream's events one at a time (keepalive comments skipped), each within 30 s. */
+/**
+ * The stream's events one at a time (keepalive comments skipped), each within 30 s: a read
+ * that takes longer fails the test, naming the events seen so far (not the test's timeout).
+ */
 function readEvents(body: ReadableStream<Uint8Array>) {
   const reader = body.getReader();
   const parser = new SseParser();
@@ -165,11 +175,19 @@ function readEvents(body: ReadableStream<Uint8Array>) {
     seen,
     cancel: () => reader.cancel(),
     async next(): Promise<{ event: string; name: string; sandbox: Sandbox }> {
-      const deadline = Date.now() + 30_000;
+      const deadline = AbortSignal.timeout(30_000);
+      const late = new Promise<never>((_, reject) =>
+        deadline.addEventListener('abort', () =>
+          reject(
+            new Error(`no event within 30 s; seen: ${JSON.stringify(seen.map((e) => [e.event, e.name]))}`),
+          ),
+        ),
+      );
+      late.catch(() => undefined);
       while (queue.length === 0) {
-        if (Date.now() > deadline) throw new Error('no event within 30 s');
-        const chunk = await reader.read();
-        if (chunk.done) throw new Error('the stream ended');
+        const chunk = await Promise.race([reader.read(), late]);
+        if (chunk.done)
+          throw new Error(`the stream ended; seen: ${JSON.stringify(seen.map((e) => [e.event, e.name]))}`);
         for (const m of parser.push(decoder.decode(chunk.value, { stream: true }))) {
           const sandbox = JSON.parse(m.data) as Sandbox;
           const e = { event: m.event, name: sandbox.metadata.name!, sandbox };

@@ -7,7 +7,6 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
 import {
   AdmissionregistrationV1Api,
   CoreV1Api,
@@ -26,8 +25,14 @@ import { ApiKeyStore } from '../../api/index.ts';
 import { SseParser } from '../../core/index.ts';
 import { helmBinary, parseManifests, renderChart } from '../../hack/helm/kustomize.ts';
 import { PATHS, webhookConfigurations } from '../../webhook/index.ts';
-import { createCertificateAuthority, freePort, waitFor } from '../controlplane/index.ts';
-import { startManaged, type Managed } from '../controlplane/processes.ts';
+import {
+  createCertificateAuthority,
+  eventually,
+  freePort,
+  type Managed,
+  startManaged,
+  startSvc,
+} from '../../stack/index.ts';
 import {
   OidcIssuer,
   createSandboxAs,
@@ -166,7 +171,7 @@ beforeAll(async () => {
     ],
     ...['--api-service-account', `system:serviceaccount:${system.name}:${fullname}-api`],
   ]);
-  await waitFor(
+  await eventually(
     async () =>
       await fetch(`https://127.0.0.1:${webhookPort}${PATHS.validate}`).then(
         () => true,
@@ -189,29 +194,24 @@ beforeAll(async () => {
   await admission.createMutatingWebhookConfiguration({ body: mutating });
   await admission.createValidatingWebhookConfiguration({ body: validating });
 
-  const apiProcess = svc('api', [
-    'api',
-    ...['--kubeconfig', api.path, '--service-namespace', system.name, '--default-namespace', ns.name],
-    ...['--listen', '127.0.0.1:0', '--log-level', 'debug', '--devnode', 'true'],
-    ...[
-      '--auth.oidc.issuer',
-      issuer.url,
-      '--auth.oidc.audience',
-      'svc',
-      '--auth.oidc.adminGroup',
-      'svc-admins',
+  const apiProcess = await startSvc(
+    [
+      'api',
+      ...['--kubeconfig', api.path, '--service-namespace', system.name, '--default-namespace', ns.name],
+      ...['--listen', '127.0.0.1:0', '--log-level', 'debug', '--devnode', 'true'],
+      ...[
+        '--auth.oidc.issuer',
+        issuer.url,
+        '--auth.oidc.audience',
+        'svc',
+        '--auth.oidc.adminGroup',
+        'svc-admins',
+      ],
     ],
-  ]);
-  base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('svc api did not start within 30 s')), 30_000);
-    createInterface({ input: apiProcess.child.stdout! }).on('line', (line) => {
-      const m = /listening on (http:\/\/\S+)/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-  });
+    { logPath: join(dir, 'api.log'), startTimeoutMs: 30_000 },
+  );
+  processes.push(apiProcess);
+  base = apiProcess.url;
 }, 180_000);
 
 afterAll(async () => {
@@ -275,7 +275,7 @@ async function stream(
 async function phase(name: string, want: string): Promise<void> {
   let last = '';
   let tail = '';
-  await waitFor(
+  await eventually(
     async () => {
       const res = await call('GET', `/sandboxes/${name}`, keys.alice);
       last = await res.text();
@@ -325,7 +325,7 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
     const port = await call('POST', '/sandboxes/agent/ports', keys.alice, { port: 8080, protocol: 'http' });
     expect(port.status, await port.clone().text()).toBeLessThan(300);
     let page = '';
-    await waitFor(
+    await eventually(
       async () => {
         const res = await fetch(`${base}/api/v1/sandboxes/agent/preview/8080/?namespace=${ns.name}`, {
           headers: { 'x-api-key': keys.alice },
@@ -400,7 +400,7 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
       const deleted = await call('DELETE', `/sandboxes/${name}`, who);
       expect(deleted.status, await deleted.clone().text()).toBeLessThan(300);
     }
-    await waitFor(async () => (await call('GET', '/sandboxes/agent', keys.alice)).status === 404, {
+    await eventually(async () => (await call('GET', '/sandboxes/agent', keys.alice)).status === 404, {
       timeoutMs: 60_000,
       describe: () => 'sandbox agent was not deleted',
     });
@@ -546,22 +546,17 @@ describe('operator and API as their ServiceAccounts, with the chart’s RBAC', (
   });
 
   test('the egress gateway runs as its ServiceAccount: it watches the sandbox namespace, writes Events there only, and reads no Secret', async () => {
-    const gateway = svc('egress', [
-      'egress',
-      ...['--kubeconfig', egress.path, '--sandbox-namespaces', ns.name],
-      ...['--listen', '127.0.0.1:0', '--log-level', 'debug'],
-    ]);
+    const gateway = await startSvc(
+      [
+        'egress',
+        ...['--kubeconfig', egress.path, '--sandbox-namespaces', ns.name],
+        ...['--listen', '127.0.0.1:0', '--log-level', 'debug'],
+      ],
+      { logPath: join(dir, 'egress.log') },
+    );
+    processes.push(gateway);
     // Listening means every informer listed (and watches): what it reads, it may read.
-    const port = await new Promise<number>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('svc egress did not start within 60 s')), 60_000);
-      createInterface({ input: gateway.child.stdout! }).on('line', (line) => {
-        const entry = JSON.parse(line) as { msg?: string; port?: number };
-        if (entry.msg === 'svc egress listening') {
-          clearTimeout(timer);
-          resolve(entry.port!);
-        }
-      });
-    });
+    const { port } = gateway;
     // No sandbox Pod has 127.0.0.1: refused, as any source that is no sandbox.
     const refused = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = request({ host: '127.0.0.1', port, path: 'http://api.example.com/' }, (res) => {

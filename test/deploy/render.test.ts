@@ -19,7 +19,7 @@ import {
 } from '../../hack/helm/kustomize.ts';
 import { API_NODE_OPTIONS } from '../../cmd/node-options.ts';
 import { webhookCertificates, webhookConfigurations } from '../../webhook/index.ts';
-import { installCrds, kubeAssets, readCrds } from '../controlplane/index.ts';
+import { installCrds, kubeAssets, readCrds } from '../../stack/index.ts';
 import { adminKubeConfig } from '../support/index.ts';
 
 const run = promisify(execFile);

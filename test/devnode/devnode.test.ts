@@ -9,7 +9,7 @@ import type { V1Pod } from '@kubernetes/client-node';
 import { describe, expect, test } from 'vitest';
 import { Annotations, SandboxPod } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   createClaim as createSnapshotClaim,
   deleteSnapshot,
@@ -70,7 +70,7 @@ const createClaim = (name: string, snapshot?: string) => createSnapshotClaim(ns,
 /** Waits for the Pod to be Ready and returns a client of its sandboxd. */
 async function ready(name: string): Promise<{ pod: V1Pod; sandboxd: SandboxdClient }> {
   let pod: V1Pod | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       pod = await ns.core.readNamespacedPod({ name, namespace: ns.name });
       return (
@@ -104,7 +104,7 @@ async function sh(sandboxd: SandboxdClient, script: string): Promise<{ stdout: s
 }
 
 async function gone(what: string, read: () => Promise<unknown>) {
-  await waitFor(
+  await eventually(
     () =>
       read().then(
         () => false,
@@ -116,7 +116,7 @@ async function gone(what: string, read: () => Promise<unknown>) {
 
 async function deletePod(name: string) {
   await ns.core.deleteNamespacedPod({ name, namespace: ns.name });
-  await waitFor(
+  await eventually(
     () =>
       ns.core.readNamespacedPod({ name, namespace: ns.name }).then(
         () => false,
@@ -203,7 +203,7 @@ describe('devnode', () => {
       },
     });
     let address = '';
-    await waitFor(
+    await eventually(
       async () => {
         const s = await ns.core.readNamespacedService({ name: 'web', namespace: ns.name });
         address = s.metadata?.annotations?.[Annotations.hostAddress] ?? '';
@@ -212,7 +212,7 @@ describe('devnode', () => {
       { timeoutMs: 10_000, describe: () => `service host address: ${address}` },
     );
     let body = '';
-    await waitFor(
+    await eventually(
       async () => {
         body = await (await fetch(`http://${address.slice(3)}/index.txt`)).text();
         return body === 'served\n';

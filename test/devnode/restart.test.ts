@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { pino } from 'pino';
 import { afterAll, expect, test } from 'vitest';
 import { startDevnode, type RunningDevnode } from '../../devnode/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import { createClaim, deleteSnapshot, snapshotClaim, useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('devnode-restart');
@@ -34,7 +34,7 @@ async function start(): Promise<RunningDevnode> {
 async function boundClaim(name: string, snapshot?: string): Promise<string> {
   await createClaim(ns, name, snapshot);
   let pv = '';
-  await waitFor(
+  await eventually(
     async () => {
       const c = await ns.core.readNamespacedPersistentVolumeClaim({ name, namespace: ns.name });
       pv = c.status?.phase === 'Bound' ? (c.spec?.volumeName ?? '') : '';
@@ -71,7 +71,7 @@ test('a clone is unmounted when devnode stops and mounted again, with its writes
   // The snapshot goes first, the clone last: its data goes with the clone.
   await deleteSnapshot(ns, 'snap');
   await ns.core.deleteNamespacedPersistentVolumeClaim({ name: 'clone', namespace: ns.name });
-  await waitFor(
+  await eventually(
     () =>
       ns.core.readNamespacedPersistentVolumeClaim({ name: 'clone', namespace: ns.name }).then(
         () => false,
@@ -81,7 +81,7 @@ test('a clone is unmounted when devnode stops and mounted again, with its writes
   );
   expect(await mountedAt(clone)).toBe(false);
   expect(existsSync(clone)).toBe(false);
-  await waitFor(async () => !(await hasData()), {
+  await eventually(async () => !(await hasData()), {
     timeoutMs: 30_000,
     describe: () => 'snapshot data gone',
   });

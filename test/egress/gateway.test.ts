@@ -1,4 +1,3 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer as createHttpServer, request, type Server } from 'node:http';
@@ -6,11 +5,10 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { GROUP, Labels, VERSION } from '../../core/index.ts';
-import { createCertificateAuthority } from '../controlplane/index.ts';
+import { createCertificateAuthority, type RunningSvc, startSvc } from '../../stack/index.ts';
 import { kubeRequest, startTestApi, useNamespace, type TestApi } from '../support/index.ts';
 
 // Issue 35, deliverable 2: the real gateway process (`svc egress`) on 127.0.0.1, knowing its
@@ -18,7 +16,7 @@ import { kubeRequest, startTestApi, useNamespace, type TestApi } from '../suppor
 // sandbox a connection from that address comes from.
 const ns = useNamespace('eggw');
 let api: TestApi;
-let gateway: ChildProcess;
+let gateway: RunningSvc | undefined;
 let gatewayPort = 0;
 let dir = '';
 let ca = '';
@@ -88,33 +86,18 @@ beforeAll(async () => {
   await template(templates.b, ['other.example']);
   await sandboxAt('a', templates.a, '127.0.0.1');
   await sandboxAt('b', templates.b, '127.0.0.2');
-  gateway = spawn(
-    process.execPath,
+  gateway = await startSvc(
     [
-      'cmd/svc.ts',
       'egress',
       ...['--listen', '127.0.0.1:0', '--kubeconfig', inject('kubeconfigPath'), '--log-level', 'info'],
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    { logPath: join(dir, 'egress.log'), startTimeoutMs: 120_000 },
   );
-  gatewayPort = await new Promise<number>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('svc egress did not start within 120 s')), 120_000);
-    createInterface({ input: gateway.stdout! }).on('line', (line) => {
-      const entry = JSON.parse(line) as { msg?: string; port?: number };
-      if (entry.msg === 'svc egress listening') {
-        clearTimeout(timer);
-        resolve(entry.port!);
-      }
-    });
-    gateway.once('exit', (code) => reject(new Error(`svc egress exited with ${code}`)));
-  });
+  gatewayPort = gateway.port;
 }, 240_000);
 
 afterAll(async () => {
-  if (gateway && gateway.exitCode === null) {
-    gateway.kill('SIGTERM');
-    await once(gateway, 'exit');
-  }
+  await gateway?.close();
   for (const server of upstreams) server.close();
   await api?.close();
   for (const name of Object.values(templates))

@@ -4,7 +4,7 @@
 // invoke has its audit record (its one Event is written as `AgentInvokeStarted` before the
 // stream begins, and only an invoke that ends has it turned into its outcome).
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import { FAULT_AGENT } from './scripts.ts';
 import { DevStack, alive } from './stack.ts';
 
@@ -31,7 +31,7 @@ test('the API killed mid-invoke: SIGTERM to the entrypoint, nothing left, a new 
 
   // make dev starts a new API on the same port, as a kubelet restarts a container.
   let newPids: number[] = [];
-  await waitFor(
+  await eventually(
     async () => {
       newPids = await stack.pidsOf('api');
       const res = await stack.call('GET', `/sandboxes/${name}`);
@@ -46,7 +46,7 @@ test('the API killed mid-invoke: SIGTERM to the entrypoint, nothing left, a new 
   // its child runs. (A child that died after its parent may show as a zombie for a moment,
   // until sandboxd, pid 1 of the Pod, reaps it; a zombie runs nothing.)
   let check = '';
-  await waitFor(
+  await eventually(
     async () => {
       check = (await stack.invokeToEnd(name, `alive ${shell} ${child}\n`)).stdout;
       return check.endsWith('term\n') && !/^alive \d+ [^Z]/m.test(check);

@@ -6,7 +6,7 @@
 // mounts it removed, and by exactly one mount on each point afterwards: a new mount
 // stacked on a stale one would show its point twice.)
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import { FAULT_AGENT } from './scripts.ts';
 import { DevStack, alive } from './stack.ts';
 
@@ -22,7 +22,7 @@ const SANDBOXES = ['keep-a', 'keep-b', 'keep-clone'];
 /** An invoke that may meet a sandbox still coming back: retried until it completes. */
 async function invokeOk(name: string, stdin: string): Promise<string> {
   let out = '';
-  await waitFor(
+  await eventually(
     async () => {
       const r = await stack.invokeToEnd(name, stdin);
       out = r.stdout;
@@ -48,7 +48,7 @@ async function workspaces(files: Map<string, string[]>): Promise<Record<string, 
 async function restarted(old: Map<string, number>): Promise<Map<string, number>> {
   const now = new Map<string, number>();
   for (const name of SANDBOXES) {
-    await waitFor(
+    await eventually(
       async () => {
         const { pid } = await stack.sandboxdPid(name);
         now.set(name, pid);
@@ -93,7 +93,7 @@ test('devnode, then the whole make dev, killed and restarted: sandboxes Running,
   let pods = await sandboxdPids();
   const [devnode] = await stack.pidsOf('devnode');
   process.kill(devnode!, 'SIGKILL');
-  await waitFor(
+  await eventually(
     async () => {
       const now = await stack.pidsOf('devnode');
       return now.length === 1 && now[0] !== devnode;
@@ -116,7 +116,7 @@ test('devnode, then the whole make dev, killed and restarted: sandboxes Running,
   const before = (await stack.processes()).map((p) => p.pid);
   expect(before.length).toBeGreaterThanOrEqual(8); // etcd, apiserver, 4 components, 3 Pods
   await stack.kill();
-  await waitFor(async () => (await Promise.all(before.map(alive))).every((a) => !a), {
+  await eventually(async () => (await Promise.all(before.map(alive))).every((a) => !a), {
     timeoutMs: 30_000,
     describe: () => 'every process of the killed make dev gone',
   });

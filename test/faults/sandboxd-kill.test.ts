@@ -3,7 +3,7 @@
 // the container, the sandbox is Running again, every file completed before the kill is
 // intact, and the cut invoke's stream ends with `error` then `exit` reason `error`.
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import { FAULT_AGENT } from './scripts.ts';
 import { DevStack, alive } from './stack.ts';
 
@@ -41,14 +41,14 @@ test('sandboxd killed mid-invoke: the Pod restarts, the files are intact, the st
   // The stream ends once the dying sandboxd's sockets close; as pid 1 of its pid namespace
   // it is a zombie only after the kernel has killed and waited out the rest of the
   // namespace (the agent's writer among them), which a loaded machine takes a while to do.
-  await waitFor(async () => !(await alive(before.pid)), {
+  await eventually(async () => !(await alive(before.pid)), {
     timeoutMs: 15_000,
     describe: () => `the killed sandboxd (pid ${before.pid}) gone`,
   });
 
   // The container was restarted by devnode (a new pid 1, one more restart) and the sandbox is Running.
   let after = before;
-  await waitFor(
+  await eventually(
     async () => {
       after = await stack.sandboxdPid(name);
       return after.restartCount > before.restartCount;
@@ -65,7 +65,7 @@ test('sandboxd killed mid-invoke: the Pod restarts, the files are intact, the st
   );
   expect(completed.size).toBeGreaterThanOrEqual(10);
   let check = { stdout: '', events: [] as { event: string }[] };
-  await waitFor(
+  await eventually(
     async () => {
       check = await stack.invokeToEnd(name, 'check\n');
       return check.events.at(-1)?.event === 'exit';

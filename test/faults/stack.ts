@@ -9,7 +9,7 @@ import { join, resolve } from 'node:path';
 import { CoreV1Api, KubeConfig } from '@kubernetes/client-node';
 import { SseParser, type SseMessage } from '../../core/index.ts';
 import { mountsUnder, unmountUnder } from '../../devnode/index.ts';
-import { freePort, waitFor } from '../controlplane/index.ts';
+import { eventually, freePort } from '../../stack/index.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -60,7 +60,7 @@ export class DevStack {
     this.#child = child;
     child.stdout.on('data', (c: Buffer) => (this.#output += c.toString()));
     child.stderr.on('data', (c: Buffer) => (this.#output += c.toString()));
-    await waitFor(
+    await eventually(
       () => {
         if (child.exitCode !== null) throw new Error('make dev exited');
         return Promise.resolve(this.#output.slice(from).includes('svc is running'));
@@ -162,7 +162,7 @@ export class DevStack {
   /** Waits until the sandbox is Running; resolves with it. */
   async running(name: string, timeoutMs = 120_000): Promise<void> {
     let last = '';
-    await waitFor(
+    await eventually(
       async () => {
         const res = await this.call('GET', `/sandboxes/${name}`);
         last = `${res.status} ${await res.text()}`;
@@ -261,7 +261,7 @@ export class InvokeStream {
 
   /** Resolves once stdout holds `text`. */
   async waitForOutput(text: string | RegExp, timeoutMs = 60_000): Promise<void> {
-    await waitFor(
+    await eventually(
       () => Promise.resolve(typeof text === 'string' ? this.stdout.includes(text) : text.test(this.stdout)),
       {
         timeoutMs,

@@ -9,7 +9,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest';
 import { SvcClient } from '../../clients/typescript/index.ts';
 import { SandboxPod, type Sandbox } from '../../core/index.ts';
 import { sandboxPod } from '../../operator/manifests/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -101,7 +101,7 @@ describe('the template user', () => {
     session.onData((b) => (out += new TextDecoder().decode(b)));
     session.send('echo "uid=$(id -u)"\n');
     let uid: RegExpMatchArray | null = null;
-    await waitFor(() => Promise.resolve((uid = /[\r\n]uid=(\d+)\r\n/.exec(out)) !== null), {
+    await eventually(() => Promise.resolve((uid = /[\r\n]uid=(\d+)\r\n/.exec(out)) !== null), {
       timeoutMs: 15_000,
       describe: () => JSON.stringify(out),
     });

@@ -4,7 +4,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import type { CloneResponse } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   readSnapshot,
   startTestApi,
@@ -67,7 +67,7 @@ describe('clone snapshot retention', () => {
 
   test('deleted by default once the clone is hydrated, with an Event saying so', async () => {
     const snapshot = await cloneRunning('dropped');
-    await waitFor(async () => !(await exists(snapshot)), {
+    await eventually(async () => !(await exists(snapshot)), {
       timeoutMs: 30_000,
       describe: () => `snapshot ${snapshot} deleted`,
     });

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GROUP, VERSION, type CloneResponse, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   createSandbox,
   startTestApi,
@@ -46,23 +46,19 @@ afterAll(async () => {
   await ns.custom.deleteClusterCustomObject({ ...classes, name: snapshotClass }).catch(() => undefined);
 });
 
-async function until(name: string, ok: (s: Sandbox) => boolean): Promise<Sandbox> {
-  let s: Sandbox | undefined;
-  await waitFor(
-    async () => {
-      s = (await ns.custom.getNamespacedCustomObject({
+/** The Sandbox `name` once `ok` holds for it, read from the apiserver. */
+const until = (name: string, ok: (s: Sandbox) => boolean): Promise<Sandbox> =>
+  eventually(
+    async () =>
+      (await ns.custom.getNamespacedCustomObject({
         group: GROUP,
         version: VERSION,
         plural: 'sandboxes',
         namespace: ns.name,
         name,
-      })) as Sandbox;
-      return ok(s);
-    },
-    { timeoutMs: 60_000, describe: () => `${name}: ${JSON.stringify(s?.status)}` },
+      })) as Sandbox,
+    { timeoutMs: 60_000, until: ok, show: (s) => s.status, describe: `${name} as awaited` },
   );
-  return s!;
-}
 const ready = (s: Sandbox) => s.status?.conditions?.find((c) => c.type === 'Ready');
 
 describe('item 7: a Sandbox applied with a template that does not exist', () => {

@@ -6,7 +6,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Annotations, GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 import { SandboxdClient, mergePatch } from '../../kube/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   kubeRequest,
   shIn,
@@ -65,17 +65,13 @@ async function get(name: string): Promise<Sandbox> {
   return (await ns.custom.getNamespacedCustomObject({ ...ref, namespace: ns.name, name })) as Sandbox;
 }
 
-async function until(name: string, what: string, ok: (s: Sandbox) => boolean): Promise<Sandbox> {
-  let s: Sandbox | undefined;
-  await waitFor(
-    async () => {
-      s = await get(name);
-      return ok(s);
-    },
-    { timeoutMs: 90_000, describe: () => `${name} ${what}: ${JSON.stringify(s?.status)}` },
-  );
-  return s!;
-}
+const until = (name: string, what: string, ok: (s: Sandbox) => boolean): Promise<Sandbox> =>
+  eventually(() => get(name), {
+    timeoutMs: 90_000,
+    until: ok,
+    show: (s) => s.status,
+    describe: `${name} ${what}`,
+  });
 
 const condition = (s: Sandbox, type: string) => s.status?.conditions?.find((c) => c.type === type);
 const running = (s: Sandbox) => s.status?.phase === 'Running';
@@ -102,7 +98,7 @@ async function sh(name: string, script: string): Promise<string> {
 async function reconciledAfter(name: string, change: () => Promise<void>): Promise<void> {
   const mark = lines.length;
   await change();
-  await waitFor(
+  await eventually(
     () => Promise.resolve(lines.slice(mark).some((l) => l.name === name && l.msg === 'reconciled')),
     {
       timeoutMs: 30_000,
@@ -121,7 +117,7 @@ async function expectExpired(name: string): Promise<Sandbox> {
   });
   expect(condition(s, 'Ready')).toMatchObject({ status: 'False', reason: 'Stopped' });
   expect(s.spec.stopped).toBe(false);
-  await waitFor(() => podGone(name), { timeoutMs: 30_000, describe: () => `${name}: Pod deleted` });
+  await eventually(() => podGone(name), { timeoutMs: 30_000, describe: () => `${name}: Pod deleted` });
   return s;
 }
 

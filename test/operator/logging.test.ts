@@ -4,7 +4,7 @@
 import { pino } from 'pino';
 import { describe, expect, test } from 'vitest';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   useClusterTemplate,
   useDevnode,
@@ -48,12 +48,12 @@ describe('operator logs', () => {
       harness: { agent: { entrypoint: ['cat'], installCommand: ['sh', '-c', `: ${argvMarker}`] } },
     });
     let s: Sandbox | undefined;
-    await waitFor(async () => (s = await read(name))?.status?.agentConfigure?.installExitCode === 0, {
+    await eventually(async () => (s = await read(name))?.status?.agentConfigure?.installExitCode === 0, {
       timeoutMs: 60_000,
       describe: () => `${name} configured: ${JSON.stringify(s?.status)}`,
     });
     await ns.custom.deleteNamespacedCustomObject({ ...sandboxes, namespace: ns.name, name });
-    await waitFor(async () => (await read(name)) === undefined, {
+    await eventually(async () => (await read(name)) === undefined, {
       timeoutMs: 60_000,
       describe: () => `${name} deleted\n${tail()}`,
     });

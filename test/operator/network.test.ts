@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { GROUP, VERSION } from '../../core/index.ts';
 import { startOperator, type RunningOperator } from '../../operator/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   testOperatorSettings,
   useClusterTemplate,
@@ -56,7 +56,7 @@ async function createSandbox(where: TestNamespace, name: string, template: strin
 async function policyOf(sandbox: string, where = ns): Promise<V1NetworkPolicy> {
   const net = where.kc.makeApiClient(NetworkingV1Api);
   let policy: V1NetworkPolicy | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       policy = await net
         .readNamespacedNetworkPolicy({ name: `sandbox-${sandbox}`, namespace: where.name })

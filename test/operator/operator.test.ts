@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { Annotations, GROUP, VERSION, type Sandbox } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
 import { startOperator, type OperatorSettings, type RunningOperator } from '../../operator/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   readSnapshot,
   shIn,
@@ -93,7 +93,7 @@ async function patch(name: string, spec: object) {
 
 async function phase(name: string, want: string, timeoutMs = 40_000): Promise<Sandbox> {
   let s: Sandbox | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       s = await get(name);
       return s.status?.phase === want;
@@ -193,7 +193,7 @@ describe('operator', () => {
     // Ports: a Service and an Ingress with the spec's names, status with the exact URLs.
     await patch('raw', { ports: [{ port: 8080, protocol: 'http' }] });
     let s: Sandbox | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         s = await get('raw');
         return (s.status?.forwardedPorts?.length ?? 0) === 1;
@@ -216,14 +216,14 @@ describe('operator', () => {
     expect(ingress.spec?.ingressClassName).toBe('nginx');
     expect(ingress.spec?.rules?.[0]?.host).toBe(`sandbox-raw-8080.${ns.name}.preview.example.test`);
     await patch('raw', { ports: [] });
-    await waitFor(
+    await eventually(
       () => gone(() => ns.core.readNamespacedService({ name: 'pf-raw-8080', namespace: ns.name })),
       {
         timeoutMs: 20_000,
         describe: () => 'port service removed',
       },
     );
-    await waitFor(async () => (await get('raw')).status?.forwardedPorts?.length === 0, {
+    await eventually(async () => (await get('raw')).status?.forwardedPorts?.length === 0, {
       timeoutMs: 20_000,
       describe: () => 'forwardedPorts emptied',
     });
@@ -236,13 +236,13 @@ describe('operator', () => {
     expect(await sh('raw-clone', 'cat /workspace/kept')).toBe('before-stop\n');
 
     await ns.custom.deleteNamespacedCustomObject({ ...sandboxes, namespace: ns.name, name: 'raw' });
-    await waitFor(() => gone(() => get('raw')), { timeoutMs: 30_000, describe: () => 'sandbox deleted' });
+    await eventually(() => gone(() => get('raw')), { timeoutMs: 30_000, describe: () => 'sandbox deleted' });
     for (const read of [
       () => ns.core.readNamespacedPod({ name: 'raw', namespace: ns.name }),
       () => ns.core.readNamespacedSecret({ name: 'raw-sandboxd', namespace: ns.name }),
     ])
       expect(await gone(read)).toBe(true);
-    await waitFor(
+    await eventually(
       () =>
         gone(() =>
           ns.core.readNamespacedPersistentVolumeClaim({ name: 'raw-workspace', namespace: ns.name }),

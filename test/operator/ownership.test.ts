@@ -8,7 +8,7 @@ import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GROUP, VERSION, WarmPool, type Sandbox, type SandboxWarmPool } from '../../core/index.ts';
 import { SandboxdUnavailable } from '../../kube/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   createSandbox,
   startTestApi,
@@ -43,7 +43,7 @@ const getSandbox = async (name: string) =>
 /** Waits for the Sandbox's `Ready` to be False with reason NameConflict; resolves with its message. */
 async function nameConflict(name: string): Promise<string> {
   let s: Sandbox | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       s = await getSandbox(name);
       return s.status?.conditions?.find((c) => c.type === 'Ready')?.reason === 'NameConflict';
@@ -66,7 +66,7 @@ async function conflictEvents(name: string): Promise<string[]> {
 /** Deletes the Sandbox and waits until it is gone (its finalization done). */
 async function deleteAndWait(name: string): Promise<void> {
   await ns.custom.deleteNamespacedCustomObject({ ...sandboxes, namespace: ns.name, name });
-  await waitFor(
+  await eventually(
     () =>
       ns.custom.getNamespacedCustomObject({ ...sandboxes, namespace: ns.name, name }).then(
         () => false,
@@ -178,7 +178,7 @@ describe("a sandbox named after another user's claimed warm-pool member", () => 
       },
     });
     let pool: SandboxWarmPool | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         pool = (await ns.custom.getNamespacedCustomObject({
           group: GROUP,
@@ -201,7 +201,7 @@ describe("a sandbox named after another user's claimed warm-pool member", () => 
     const alices = await waitForSandboxPhase(ns, 'alices', 'Running');
     const member = alices.status!.podName!;
     expect(member).not.toBe('alices');
-    await waitFor(
+    await eventually(
       async () => (await getSandbox('alices')).metadata.annotations?.[WarmPool.memberAnnotation] === member,
       { timeoutMs: 10_000, describe: () => `the member ${member} annotated on alices` },
     );

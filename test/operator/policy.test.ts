@@ -5,7 +5,7 @@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GROUP, SseParser, VERSION, type Sandbox, type SseMessage } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   startTestApi,
   useClusterTemplate,
@@ -129,7 +129,7 @@ describe('governance reaches running agent sandboxes', () => {
       expect(put.status, await put.clone().text()).toBe(200);
       const written = Date.now();
       let seen: Sandbox | undefined;
-      await waitFor(
+      await eventually(
         async () => {
           seen = await read(name);
           return seen.status?.agentConfigure?.maxConcurrentInvokes === 2;

@@ -8,8 +8,7 @@ import { join, resolve } from 'node:path';
 import { NetworkingV1Api, Watch, type KubernetesObject } from '@kubernetes/client-node';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
-import { startManaged, type Managed } from '../controlplane/processes.ts';
+import { eventually, type Managed, startManaged } from '../../stack/index.ts';
 import { useClusterTemplate, useDevnode, useNamespace, createSandbox } from '../support/index.ts';
 
 const ns = useNamespace('oprestart');
@@ -188,7 +187,7 @@ describe('operator restart', () => {
     // The second waits for the dead leader's Lease to expire, then finishes the Sandbox.
     operator('second');
     let sandbox: Sandbox | undefined;
-    await waitFor(
+    await eventually(
       async () => {
         sandbox = (await ns.custom.getNamespacedCustomObject({
           ...sandboxes,
@@ -277,7 +276,7 @@ describe('operator restart', () => {
 
     operator('fourth');
     let phases = '';
-    await waitFor(
+    await eventually(
       async () => {
         const items = await running();
         phases = items.map((s) => `${s.metadata.name}=${s.status?.phase}`).join(' ');

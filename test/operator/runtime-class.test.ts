@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { GROUP, Policy, VERSION, WarmPool, type SandboxWarmPool } from '../../core/index.ts';
 import { PolicyStore } from '../../kube/index.ts';
 import { startOperator, type RunningOperator } from '../../operator/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   createSandbox,
   testOperatorSettings,
@@ -130,7 +130,7 @@ describe('runtime classes', () => {
       },
     });
     let members: V1Pod[] = [];
-    await waitFor(
+    await eventually(
       async () => {
         const pool = (await ns.custom.getNamespacedCustomObject({
           ...pools,
@@ -156,7 +156,7 @@ describe('runtime classes', () => {
     // Under a policy whose defaultRuntimeClass is gvisor, a sandbox of the pool's template
     // runs under gvisor; the member made before the policy (runc) does not serve it.
     await store.put({ defaultRuntimeClass: 'gvisor' }, ns.name);
-    await waitFor(
+    await eventually(
       async () => (await store.forNamespace(ns.name)).namespace?.defaultRuntimeClass === 'gvisor',
       {
         timeoutMs: 10_000,
@@ -165,7 +165,7 @@ describe('runtime classes', () => {
     );
     // The operator's template step reads its watched copy of the policy, which sees a change
     // a moment after the write: wait until a watch like it has.
-    await waitFor(operatorSees, {
+    await eventually(operatorSees, {
       timeoutMs: 10_000,
       describe: () => 'a policy watch never saw the policy',
     });

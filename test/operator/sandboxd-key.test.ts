@@ -6,7 +6,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { GROUP, SandboxdKey, VERSION, sandboxdToken, type Sandbox } from '../../core/index.ts';
 import { SandboxdKeySecret, SandboxdLocator, SandboxdUnavailable, mergePatch } from '../../kube/index.ts';
 import { startOperator, type RunningOperator } from '../../operator/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   shIn,
   testOperatorSettings,
@@ -64,7 +64,7 @@ describe('the sandboxd key', () => {
     await createSandbox(ns, name, { templateRef: { kind: 'ClusterSandboxTemplate', name: template } });
     const running = async () => {
       let s: Sandbox | undefined;
-      await waitFor(async () => (s = await get(name)).status?.phase === 'Running', {
+      await eventually(async () => (s = await get(name)).status?.phase === 'Running', {
         timeoutMs: 40_000,
         describe: () => `${name} Running: ${JSON.stringify(s?.status)}`,
       });
@@ -100,7 +100,7 @@ describe('the sandboxd key', () => {
       { ...sandboxes, namespace: ns.name, name, body: { metadata: { annotations: { touched: 'yes' } } } },
       mergePatch,
     );
-    await waitFor(
+    await eventually(
       async () =>
         (await ns.core.readNamespacedPod({ name, namespace: ns.name }).catch(() => undefined))?.metadata
           ?.uid !== before.metadata?.uid,
@@ -108,7 +108,7 @@ describe('the sandboxd key', () => {
     );
     expect(await tokenIn(name)).toBe(derived);
     let seen = '';
-    await waitFor(
+    await eventually(
       async () =>
         (seen = await locator
           .client(ns.name, name)

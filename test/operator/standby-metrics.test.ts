@@ -5,8 +5,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, test } from 'vitest';
-import { waitFor } from '../controlplane/index.ts';
-import { startManaged, type Managed } from '../controlplane/processes.ts';
+import { eventually, type Managed, startManaged } from '../../stack/index.ts';
 import { useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('opstandby');
@@ -53,7 +52,7 @@ describe('operator metrics on a standby', () => {
       join(logDir, 'operator-standby.log'),
     );
     let url = '';
-    await waitFor(
+    await eventually(
       async () => {
         url = /"url":"(http:[^"]+\/metrics)"/.exec(await log())?.[1] ?? '';
         return url !== '';
@@ -81,7 +80,7 @@ describe('operator metrics on a standby', () => {
     // The other replica goes away with its Lease: this one takes over and says so.
     await ns.custom.deleteNamespacedCustomObject({ ...lease, namespace: ns.name });
     let text = '';
-    await waitFor(
+    await eventually(
       async () => {
         text = await scrape();
         return /^svc_operator_leader 1$/m.test(text) && /^svc_sandboxes\{phase="Running"\} 0$/m.test(text);

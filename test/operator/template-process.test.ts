@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import { pino } from 'pino';
 import { expect, test } from 'vitest';
 import { GROUP, VERSION, type Sandbox } from '../../core/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import {
   createSandbox,
   useClusterTemplate,
@@ -39,7 +39,7 @@ test('kill -9 of the template process: restarted by sandboxd, reported as an eve
   const name = `tp-${randomBytes(3).toString('hex')}`;
   await createSandbox(ns, name, { templateRef: { name: template } });
   let s: Sandbox | undefined;
-  await waitFor(
+  await eventually(
     async () => {
       s = await get(name);
       return (
@@ -63,14 +63,14 @@ test('kill -9 of the template process: restarted by sandboxd, reported as an eve
 
   process.kill(first!, 'SIGKILL');
   let pids: number[] = [];
-  await waitFor(
+  await eventually(
     async () => {
       pids = await templatePids();
       return pids.length === 1 && pids[0] !== first;
     },
     { timeoutMs: 30_000, describe: () => `the template process restarted (pids ${pids.join(',')})` },
   );
-  await waitFor(
+  await eventually(
     async () => {
       s = await get(name);
       return (

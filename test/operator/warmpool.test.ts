@@ -27,7 +27,7 @@ import {
 } from '../../core/index.ts';
 import { SandboxdClient, SandboxdKeySecret, mergePatch } from '../../kube/index.ts';
 import { startOperator, type RunningOperator } from '../../operator/index.ts';
-import { kubeAssets, waitFor } from '../controlplane/index.ts';
+import { eventually, kubeAssets } from '../../stack/index.ts';
 import {
   createSandbox,
   shIn,
@@ -118,7 +118,7 @@ async function members(pool: string): Promise<V1Pod[]> {
 async function full(pool: string, n: number): Promise<V1Pod[]> {
   let last: SandboxWarmPool | undefined;
   let pods: V1Pod[] = [];
-  await waitFor(
+  await eventually(
     async () => {
       last = await getPool(pool);
       pods = await members(pool);
@@ -148,7 +148,7 @@ async function ownedBy(
  */
 async function settledOwnedBy(name: string): ReturnType<typeof ownedBy> {
   let owned = await ownedBy(name);
-  await waitFor(
+  await eventually(
     async () => {
       owned = await ownedBy(name);
       return owned.claims.length > 0 && owned.secrets.length > 0;
@@ -240,7 +240,7 @@ describe('a warm pool', () => {
     });
     expect(res.status).toBe(201);
     const sandbox = await waitForSandboxPhase(ns, 'hit', 'Running');
-    await waitFor(() => Promise.resolve(phases.includes('Running')), {
+    await eventually(() => Promise.resolve(phases.includes('Running')), {
       timeoutMs: 10_000,
       describe: () => `the watch saw ${JSON.stringify(phases)}`,
     });
@@ -252,7 +252,7 @@ describe('a warm pool', () => {
     const member = sandbox.status!.podName!;
     expect(await claimsMetric('main', 'hit')).toBe(hits + 1);
     // The member's name on the Sandbox is bookkeeping written after the status.
-    await waitFor(
+    await eventually(
       async () => (await getSandbox('hit')).metadata.annotations?.[WarmPool.memberAnnotation] === member,
       { timeoutMs: 10_000, describe: () => `the member ${member} annotated on the sandbox` },
     );
@@ -327,7 +327,7 @@ describe('a warm pool', () => {
     const pods = await full('main', 2);
     const oldest = Math.min(...pods.map((p) => new Date(p.metadata!.creationTimestamp!).getTime()));
     // Members older than the sandbox's timeout: counted from their creation it would be over.
-    await waitFor(() => Promise.resolve(Date.now() - oldest > 7_000), {
+    await eventually(() => Promise.resolve(Date.now() - oldest > 7_000), {
       timeoutMs: 20_000,
       describe: () => 'members never got old',
     });
@@ -430,7 +430,7 @@ describe('a warm pool', () => {
       mergePatch,
     );
     let now: string[] = [];
-    await waitFor(
+    await eventually(
       async () => {
         now = (await full('main', 2)).map((p) => p.metadata!.name!);
         return now.every((n) => !before.includes(n));
@@ -507,7 +507,7 @@ describe('a warm pool', () => {
     const unclaimed = (await full('main', 2)).map((p) => p.metadata!.name!);
     const hit = await getSandbox('hit');
     await ns.custom.deleteNamespacedCustomObject({ ...pools, namespace: ns.name, name: 'main' });
-    await waitFor(
+    await eventually(
       async () => {
         const left = await ns.core.listNamespacedPod({ namespace: ns.name });
         const claims = await ns.core.listNamespacedPersistentVolumeClaim({ namespace: ns.name });
@@ -518,7 +518,7 @@ describe('a warm pool', () => {
       },
       { timeoutMs: 60_000, describe: () => `members ${JSON.stringify(unclaimed)} still there` },
     );
-    await waitFor(
+    await eventually(
       async () =>
         !(await ns.custom
           .getNamespacedCustomObject({ ...pools, namespace: ns.name, name: 'main' })

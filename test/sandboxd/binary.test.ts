@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, expect, test } from 'vitest';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import { SANDBOXD_BINARY, startSandboxd } from './daemon.ts';
 
 const dir = await mkdtemp(join(tmpdir(), 'svc-test-sandboxd-bin-'));
@@ -101,7 +101,7 @@ test('the template process gets the environment without SANDBOXD_*, is restarted
   });
   try {
     const pidOf = async () => Number((await readFile(pidFile, 'utf8')).trim());
-    await waitFor(async () => (await pidOf()) > 0, {
+    await eventually(async () => (await pidOf()) > 0, {
       timeoutMs: 20_000,
       describe: () => 'the template started',
     });
@@ -112,7 +112,7 @@ test('the template process gets the environment without SANDBOXD_*, is restarted
 
     const first = await pidOf();
     process.kill(first, 'SIGKILL');
-    await waitFor(async () => (await pidOf()) !== first, {
+    await eventually(async () => (await pidOf()) !== first, {
       timeoutMs: 20_000,
       describe: () => `the template restarted after kill -9 of ${first}; sandboxd said: ${d.stderr()}`,
     });

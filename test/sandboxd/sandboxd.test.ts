@@ -7,7 +7,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SseParser, type ExitEvent, type RunSpecInput, type SseMessage } from '../../core/index.ts';
 import { SandboxdClient } from '../../kube/index.ts';
+import { eventually } from '../../stack/index.ts';
 import { startSandboxd, type Daemon } from './daemon.ts';
+
+/** How long a local daemon may take to show what a test waits for, read every 25 ms. */
+const soon = { timeoutMs: 10_000, intervalMs: 25 };
 
 // sandboxd's contract, black box: the Go binary (dist/sandboxd) over its unix socket.
 
@@ -98,14 +102,6 @@ function rawRequest(method: string, path: string, body = ''): Promise<string> {
     req.on('error', reject);
     req.end(body);
   });
-}
-
-async function waitFor(check: () => boolean | Promise<boolean>, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 /** The processes of group `pgid`, as /proc shows them: pid, state, parent, command. */
@@ -209,7 +205,7 @@ describe.each([
     const res = await client.run(spec);
     const done = collect(res.events);
     // Cancel once the trap is set: a SIGTERM before it would end the shell without a marker.
-    await waitFor(() => existsSync(`${marker}.ready`));
+    await eventually(() => existsSync(`${marker}.ready`), { ...soon, describe: `${marker}.ready` });
     expect(await client.cancel(spec.runId)).toBe(true);
     const { exit } = await done;
     expect(exit).toMatchObject({ exitCode: -1, reason: 'canceled' });
@@ -227,15 +223,21 @@ describe.each([
     // The whole line, not the file: the shell creates it before it writes, and a pgid read
     // as 0 would make `kill(-0, 0)` ask about this test's own group, alive forever.
     const line = () => readFile(pidFile, 'utf8').catch(() => '');
-    await waitFor(async () => /^\d+\n$/.test(await line()));
+    await eventually(line, {
+      ...soon,
+      until: (l) => /^\d+\n$/.test(l),
+      describe: `a pgid line in ${pidFile}`,
+    });
     const pgid = Number((await line()).trim());
     expect(pgid).toBeGreaterThan(1);
     expect(await client.cancel(spec.runId)).toBe(true);
     const { exit } = await done;
     expect(exit).toMatchObject({ exitCode: -1, reason: 'canceled' });
-    await waitFor(() => !alive(pgid), 5000).catch(async (err: unknown) => {
-      throw new Error(`${(err as Error).message}: left of group ${pgid}: ${await groupMembers(pgid)}`);
-    });
+    await eventually(() => !alive(pgid), { ...soon, timeoutMs: 5_000, describe: `group ${pgid} gone` }).catch(
+      async (err: unknown) => {
+        throw new Error(`${(err as Error).message}: left of group ${pgid}: ${await groupMembers(pgid)}`);
+      },
+    );
   });
 
   it('a dropped client connection cancels the run with SIGTERM', async () => {
@@ -249,7 +251,7 @@ describe.each([
       if (next.done || next.value.event === 'log') break;
     }
     abort.abort();
-    await waitFor(() => existsSync(marker));
+    await eventually(() => existsSync(marker), { ...soon, describe: marker });
     expect((await readFile(marker, 'utf8')).trim()).toBe('term');
   });
 
@@ -366,7 +368,7 @@ describe('attaching to an install run', () => {
     );
     const posted = follow((await client.run(spec)).events);
     // Attach once output has gone out, so the replay and the live part both carry some.
-    await waitFor(() => posted.all.some((e) => e.event === 'log'));
+    await eventually(() => posted.all.some((e) => e.event === 'log'), { ...soon, describe: 'a log event' });
     const attached = await client.attach(spec.runId);
     expect(attached.status).toBe(200);
     expect(attached.headers['content-type']).toMatch(/^text\/event-stream/);
@@ -402,7 +404,10 @@ describe('attaching to an install run', () => {
 
     const spec = sh('while [ ! -e $F ]; do sleep 0.02; done', { kind: 'invoke' });
     const posted = follow((await client.run(spec)).events);
-    await waitFor(async () => (await client.runs()).some((r) => r.runId === spec.runId));
+    await eventually(async () => (await client.runs()).some((r) => r.runId === spec.runId), {
+      ...soon,
+      describe: `run ${spec.runId} listed`,
+    });
     const inFlight = await client.attach(spec.runId);
     expect(inFlight.status).toBe(200);
     const attached = collect(inFlight.events);
@@ -443,7 +448,7 @@ describe('attaching to an install run', () => {
   it('sends keepalive comments to an attached reader', async () => {
     const spec = install('sleep 0.6');
     const posted = follow((await client.run(spec)).events);
-    await waitFor(() => posted.all.length > 0);
+    await eventually(() => posted.all.length > 0, { ...soon, describe: 'an event' });
     const raw = await rawRequest('GET', `/runs/${spec.runId}/events`);
     expect(raw.match(/^: keepalive$/gm)?.length ?? 0).toBeGreaterThanOrEqual(2);
     expect(raw).toMatch(/event: exit\n/);

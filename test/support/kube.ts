@@ -3,7 +3,7 @@ import { CoreV1Api, CustomObjectsApi, KubeConfig } from '@kubernetes/client-node
 import { afterAll, beforeAll, inject } from 'vitest';
 import { GROUP, SandboxNamespaces, VERSION, type Sandbox } from '../../core/index.ts';
 import { reuseConnections } from '../../kube/controller/index.ts';
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 
 /** An admin KubeConfig for the run's control plane. */
 export function adminKubeConfig(): KubeConfig {
@@ -52,25 +52,26 @@ export function useNamespace(prefix = 't'): TestNamespace {
 }
 
 /** Waits until the Sandbox `name` shows `phase`, read from the apiserver; resolves with it. */
-export async function waitForSandboxPhase(
+export function waitForSandboxPhase(
   ns: TestNamespace,
   name: string,
   phase: string,
   timeoutMs = 90_000,
 ): Promise<Sandbox> {
-  let s: Sandbox | undefined;
-  await waitFor(
-    async () => {
-      s = (await ns.custom.getNamespacedCustomObject({
+  return eventually(
+    async () =>
+      (await ns.custom.getNamespacedCustomObject({
         group: GROUP,
         version: VERSION,
         plural: 'sandboxes',
         namespace: ns.name,
         name,
-      })) as Sandbox;
-      return s.status?.phase === phase;
+      })) as Sandbox,
+    {
+      timeoutMs,
+      until: (s) => s.status?.phase === phase,
+      show: (s) => s.status,
+      describe: `${name} ${phase}`,
     },
-    { timeoutMs, describe: () => `${name} never ${phase}: ${JSON.stringify(s?.status)}` },
   );
-  return s!;
 }

@@ -1,4 +1,4 @@
-import { waitFor } from '../controlplane/index.ts';
+import { eventually } from '../../stack/index.ts';
 import type { TestNamespace } from './kube.ts';
 
 export interface VolumeSnapshotObject {
@@ -28,7 +28,7 @@ export async function snapshotClaim(
     },
   });
   let snap: VolumeSnapshotObject = {};
-  await waitFor(
+  await eventually(
     async () => {
       snap = await readSnapshot(ns, name);
       return snap.status?.readyToUse === true;

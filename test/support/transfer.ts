@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { request, type IncomingMessage } from 'node:http';
-import { createInterface } from 'node:readline';
 import { Readable } from 'node:stream';
+import { type RunningSvc, startSvc, type SvcOptions } from '../../stack/index.ts';
 
 /** An answer read to its end: status, headers, body. */
 export interface RawAnswer {
@@ -133,34 +132,26 @@ export async function peakGrowth<T>(
   }
 }
 
-/** A real `svc api` process on 127.0.0.1 (its memory can be measured on its own). */
-export async function startApiProcess(
+/**
+ * A real `svc api` process on 127.0.0.1 for the test's namespace, with dev auth (its memory
+ * can be measured on its own). `args` come after these and override them.
+ */
+export function startApiProcess(
   kubeconfig: string,
   namespace: string,
-): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(
-    process.execPath,
+  args: string[] = [],
+  opts: SvcOptions = {},
+): Promise<RunningSvc> {
+  return startSvc(
     [
-      'cmd/svc.ts',
       'api',
       ...['--listen', '127.0.0.1:0', '--kubeconfig', kubeconfig],
       ...['--service-namespace', namespace, '--default-namespace', namespace],
       ...['--auth.devAuth', 'true', '--log-level', 'warn', '--devnode', 'true'],
+      ...args,
     ],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
+    opts,
   );
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('svc api did not start within 60 s')), 60_000);
-    createInterface({ input: child.stdout }).on('line', (line) => {
-      const m = /listening on (http:\/\/\S+)/.exec(line);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
-    });
-    child.once('exit', (code) => reject(new Error(`svc api exited with ${code}`)));
-  });
-  return { url, child };
 }
 
 /** A tar entry for `tarOf`. */

@@ -7,7 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { Policy } from '../../core/index.ts';
 import { PolicyStore } from '../../kube/index.ts';
 import { startWebhook, webhookConfigurations, type WebhookOptions } from '../../webhook/index.ts';
-import { createCertificateAuthority, type CertificateAuthority } from '../controlplane/index.ts';
+import { type CertificateAuthority, createCertificateAuthority } from '../../stack/index.ts';
 import type { TestNamespace } from './kube.ts';
 
 /** The API's service account, as the chart names it: trusted by the webhook to set createdBy. */

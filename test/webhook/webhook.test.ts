@@ -6,7 +6,7 @@ import { AdmissionregistrationV1Api, CoreV1Api, RbacAuthorizationV1Api } from '@
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PATHS, WebhookMetrics, startWebhook, webhookConfigurations } from '../../webhook/index.ts';
-import { createCertificateAuthority, type CertificateAuthority } from '../controlplane/index.ts';
+import { type CertificateAuthority, createCertificateAuthority } from '../../stack/index.ts';
 import { createSandboxAs, kubeRequest, useNamespace } from '../support/index.ts';
 
 const ns = useNamespace('webhook');

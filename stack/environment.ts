@@ -8,7 +8,7 @@ import { startControlPlane, type ControlPlane } from './controlplane.ts';
 import { installCrds, readCrds } from './crds.ts';
 
 const run = promisify(execFile);
-const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 /** Folder of etcd/kube-apiserver/kubectl: `SVC_KUBE_ASSETS`, else hack/kube's build (cached). */
 export async function kubeAssets(): Promise<string> {

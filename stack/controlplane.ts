@@ -3,11 +3,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import https from 'node:https';
 import { join } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
-import { reuseConnections } from '../../kube/controller/index.ts';
+import { reuseConnections } from '../kube/controller/index.ts';
 import { createCertificateAuthority, createServiceAccountKey, type CertificateAuthority } from './certs.ts';
 import { writeKubeconfig } from './kubeconfig.ts';
 import { freePort } from './ports.ts';
-import { startManaged, waitFor, type Managed } from './processes.ts';
+import { eventually } from './eventually.ts';
+import { startManaged, type Managed } from './processes.ts';
 
 export interface ControlPlaneOptions {
   /** Folder holding the `etcd` and `kube-apiserver` binaries (hack/kube/build.sh prints it). */
@@ -140,7 +141,7 @@ export async function startControlPlane(opts: ControlPlaneOptions): Promise<Cont
     const kubeConfig = reuseConnections(new KubeConfig());
     kubeConfig.loadFromFile(kubeconfigPath);
     const apiserver = processes[1]!;
-    await waitFor(async () => (await get(`${url}/readyz`, ca.pem, adminToken)).status === 200, {
+    await eventually(async () => (await get(`${url}/readyz`, ca.pem, adminToken)).status === 200, {
       timeoutMs: opts.startTimeoutMs ?? 60_000,
       describe: () =>
         apiserver.child.exitCode !== null

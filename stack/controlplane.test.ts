@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { kubeAssets } from './environment.ts';
-import { waitFor } from './processes.ts';
+import { eventually } from './eventually.ts';
 
 function alive(pid: number): boolean {
   try {
@@ -33,7 +33,7 @@ describe('control-plane harness', () => {
       const children = await childPids(owner.pid!);
       expect(children.length).toBe(2);
       owner.kill('SIGKILL');
-      await waitFor(() => Promise.resolve(children.every((pid) => !alive(pid))), {
+      await eventually(() => Promise.resolve(children.every((pid) => !alive(pid))), {
         timeoutMs: 15_000,
         describe: () => `processes still alive: ${children.filter(alive).join(', ')}`,
       });

@@ -9,7 +9,7 @@ import {
   type KubeConfig,
   type V1CustomResourceDefinition,
 } from '@kubernetes/client-node';
-import { waitFor } from './processes.ts';
+import { eventually } from './eventually.ts';
 
 /** Reads every CustomResourceDefinition from the YAML files of `dirs` (other kinds skipped). */
 export async function readCrds(dirs: string[]): Promise<V1CustomResourceDefinition[]> {
@@ -37,7 +37,7 @@ export async function installCrds(kc: KubeConfig, crds: V1CustomResourceDefiniti
   }
   for (const crd of crds) {
     const name = crd.metadata!.name!;
-    await waitFor(
+    await eventually(
       async () => {
         const current = await ext.readCustomResourceDefinition({ name });
         return (
@@ -50,7 +50,7 @@ export async function installCrds(kc: KubeConfig, crds: V1CustomResourceDefiniti
     // apiserver answers 429 "storage is (re)initializing" until then).
     const version = crd.spec.versions.find((v) => v.storage)?.name ?? crd.spec.versions[0]!.name;
     const custom = kc.makeApiClient(CustomObjectsApi);
-    await waitFor(
+    await eventually(
       async () => {
         await custom.listClusterCustomObject({
           group: crd.spec.group,

@@ -58,16 +58,3 @@ export function startManaged(
     },
   };
 }
-
-/** Resolves when `probe` returns true; rejects with `describe()` after `timeoutMs`. */
-export async function waitFor(
-  probe: () => Promise<boolean>,
-  opts: { timeoutMs: number; intervalMs?: number; describe: () => string },
-): Promise<void> {
-  const deadline = Date.now() + opts.timeoutMs;
-  for (;;) {
-    if (await probe().catch(() => false)) return;
-    if (Date.now() > deadline) throw new Error(`timed out after ${opts.timeoutMs} ms: ${opts.describe()}`);
-    await new Promise((r) => setTimeout(r, opts.intervalMs ?? 100));
-  }
-}
