@@ -89,6 +89,7 @@ REPLACEMENTS = {
     "AsyncEventStream": "EventStream",
     "AsyncUsageStream": "UsageStream",
     "AsyncTerminalMixin": "TerminalMixin",
+    "AsyncTerminalSession": "TerminalSession",
     "AsyncPreviewMixin": "PreviewMixin",
     "AsyncUsageMixin": "UsageMixin",
     "AsyncFiles": "Files",

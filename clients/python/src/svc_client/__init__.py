@@ -8,6 +8,7 @@
 from ._async.exec import AsyncLogStream
 from ._async.files import AsyncArchive, AsyncFiles
 from ._async.runs import AsyncAttachStream
+from ._async.terminal import AsyncTerminalSession
 from ._async.usage import AsyncUsageStream
 from ._exec import ExecResult, SandboxLogs
 from ._files import Extracted, FileEntry, FileListing, WrittenFile
@@ -18,8 +19,9 @@ from ._sse import SSE_MAX_EVENT_SIZE, SSEDecoder, SSEEvent, aiter_sse, iter_sse
 from ._sync.exec import LogStream
 from ._sync.files import Archive, Files
 from ._sync.runs import AttachStream
+from ._sync.terminal import TerminalSession
 from ._sync.usage import UsageStream
-from ._terminal import AsyncTerminalSession, Template, TerminalSession, TerminalTicket, User
+from ._terminal import Template, TerminalTicket, User
 from ._usage import Usage, UsageSample
 from .aio import AsyncClient, AsyncConfigureStream, AsyncInvokeStream
 from .client import Client, ConfigureStream, InvokeStream

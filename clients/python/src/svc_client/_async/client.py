@@ -43,7 +43,6 @@ from .._requests import (
 )
 from .._runs import DetachedRun, detached
 from .._sse import SSE_MAX_EVENT_SIZE, aiter_sse_response
-from .._terminal import AsyncTerminalMixin
 from ..errors import NotFound, StreamInterrupted, WaitTimeout
 from ..models import (
     Accepted,
@@ -70,6 +69,7 @@ from .exec import AsyncExecMixin
 from .files import AsyncArchive, AsyncFiles
 from .preview import AsyncPreviewMixin
 from .runs import AsyncRunsMixin
+from .terminal import AsyncTerminalMixin
 from .usage import AsyncUsageMixin
 
 _Opener = Callable[[], AbstractAsyncContextManager[httpx.Response]]

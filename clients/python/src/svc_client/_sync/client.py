@@ -44,7 +44,6 @@ from .._requests import (
 )
 from .._runs import DetachedRun, detached
 from .._sse import SSE_MAX_EVENT_SIZE, iter_sse_response
-from .._terminal import TerminalMixin
 from ..errors import NotFound, StreamInterrupted, WaitTimeout
 from ..models import (
     Accepted,
@@ -71,6 +70,7 @@ from .exec import ExecMixin
 from .files import Archive, Files
 from .preview import PreviewMixin
 from .runs import RunsMixin
+from .terminal import TerminalMixin
 from .usage import UsageMixin
 
 _Opener = Callable[[], AbstractContextManager[httpx.Response]]
