@@ -109,6 +109,8 @@ export async function observed<T>(
     throw err;
   } finally {
     const ending = end;
+    // One place for the call's end, whichever way it went; a call whose answer is a stream
+    // gets here when the stream ends (`end` is the stream's promise).
     void (async () => {
       const { outcome, attributes, error, audit } = await Promise.resolve(ending!).catch(
         (err: unknown): CallEnd => ({ attributes: { duration_ms: elapsed(), outcome: 'error' }, error: err }),
@@ -125,10 +127,12 @@ export async function observed<T>(
           (err: unknown) =>
             deps.logger.warn({ err, sandbox: sandbox.metadata.name }, `${operation} audit failed`),
         );
-    })().finally(() => {
-      counted.resolve();
-      recorded.resolve();
-    });
+    })()
+      .catch((err: unknown) => deps.logger.error({ err, operation }, 'recording the call failed'))
+      .finally(() => {
+        counted.resolve();
+        recorded.resolve();
+      });
   }
 }
 
