@@ -1,10 +1,6 @@
-import type { Context } from 'hono';
 import { RETRY_AFTER_SECONDS, concurrencyExceeded, type Sandbox } from '../../core/index.ts';
 import type { AgentDeps } from './deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
-import { actorOf, endSpan, type Span } from '../../telemetry/index.ts';
-import type { Caller } from '../auth/index.ts';
-import { refusalOutcome, templateOf, type OnSandbox } from '../request/index.ts';
 
 /**
  * The agent endpoints' checks, in the spec's order: authentication (middleware) → mode →
@@ -50,40 +46,4 @@ export async function requireAllowed(
 ) {
   const violations = [...extra, ...(await deps.governance.checkConfigure(sandbox))];
   if (violations.length > 0) throw policyViolation(violations);
-}
-
-/** What every agent call starts with: its span, its caller and the sandbox it may act on. */
-export interface AgentCall {
-  started: number;
-  caller: Caller;
-  span: Span;
-  sandbox: Sandbox;
-  template: string;
-}
-
-/**
- * Opens the call's one span (`svc.configure` or `svc.invoke`, a child of the caller's
- * `traceparent`, the actor hashed) for the sandbox the caller may act on (resolved by
- * `onOwnedSandbox` before: a call refused there has no span).
- */
-export function beginAgentCall(c: Context<OnSandbox>, deps: AgentDeps, spanName: string): AgentCall {
-  const started = performance.now();
-  const caller: Caller = c.var.caller;
-  const sandbox = c.var.sandbox;
-  const template = templateOf(sandbox);
-  const span = deps.tracing.tracer.startSpan(
-    spanName,
-    { attributes: { actor: actorOf(caller.user), template, sandbox: sandbox.metadata.name ?? '' } },
-    deps.tracing.extract(c.req.raw.headers),
-  );
-  return { started, caller, span, sandbox, template };
-}
-
-/** Ends the span of a call refused by a check, or that failed before its work started. */
-export function refused(span: Span, err: unknown, started: number): void {
-  endSpan(
-    span,
-    { duration_ms: Math.round(performance.now() - started), outcome: refusalOutcome(err) ?? 'error' },
-    err,
-  );
 }

@@ -7,13 +7,21 @@ import {
   type ConfigureResult,
   type Sandbox,
 } from '../../core/index.ts';
-import { endSpan } from '../../telemetry/index.ts';
 import type { SandboxdClient } from '../../kube/index.ts';
 import type { AgentDeps } from './deps.ts';
 import { badRequest } from '../errors/index.ts';
-import { readConfigureBody, type SpooledConfigure } from './configure-body.ts';
-import { requireAgentMode, requireAllowed, throttled, beginAgentCall, refused } from './checks.ts';
-import { requireRunning, type OnSandbox, refusalOutcome, sandboxdOf, unreachable } from '../request/index.ts';
+import { readConfigureBody } from './configure-body.ts';
+import { requireAgentMode, requireAllowed, throttled } from './checks.ts';
+import {
+  observed,
+  requireRunning,
+  sandboxdOf,
+  unreachable,
+  type CallEnd,
+  type Observed,
+  type ObservedCall,
+  type OnSandbox,
+} from '../request/index.ts';
 
 const KEEPALIVE_MS = 15_000;
 
@@ -24,68 +32,57 @@ const KEEPALIVE_MS = 15_000;
  * (attached to the operator's run in sandboxd), then `result` from the status. One span,
  * `svc.configure`, a child of the caller's `traceparent`, covers the call.
  */
-export async function configure(c: Context<OnSandbox>, deps: AgentDeps): Promise<Response> {
-  const { started, caller, span, sandbox, template } = beginAgentCall(c, deps, 'svc.configure');
+export function configure(c: Context<OnSandbox>, deps: AgentDeps): Promise<Response> {
+  return observed(c, deps, 'configure', (call) => configured(c, deps, call));
+}
+
+async function configured(
+  c: Context<OnSandbox>,
+  deps: AgentDeps,
+  call: ObservedCall,
+): Promise<Observed<Response>> {
+  const { caller, sandbox } = call;
   const { namespace = '', name = '' } = sandbox.metadata;
-  let request: SpooledConfigure;
-  let sandboxd: SandboxdClient;
-  let cap: () => number;
-  try {
-    requireAgentMode(sandbox);
-    requireRunning(sandbox, 'configure and invoke', 'need');
-    // One configure at a time per sandbox: a second one while an install runs is throttled.
-    const found = await sandboxdOf(deps, sandbox, (c) => c.runs());
-    sandboxd = found.client;
-    const runs = found.answer;
-    const installing = runs.filter((r) => r.kind === 'install').length;
-    if (installing > 0) throw throttled(1, installing);
-    // Governance first: a refused sandbox is refused before its body is read.
-    await requireAllowed(deps, sandbox);
-    // The size limits are checked as the body streams in (403 the moment one is passed);
-    // the files go to sandboxd from a spool on disk, so memory holds about one chunk.
-    request = await readConfigureBody(c.req.raw.body, Number(c.req.header('content-length') ?? NaN));
-    // The cap under the policy in force: the result waits for the operator to record it.
-    cap = await deps.governance.invokeCap(sandbox);
-    const spooled = request;
-    const written = await sandboxd
-      .writeFileStream(
-        request.files.map((f) => ({ path: f.path, size: f.size })),
-        request.contents(),
-      )
-      .finally(() => spooled.close());
-    if (written.status === 400)
-      throw badRequest(`files: ${(written.body as { message?: string }).message ?? ''}`);
-    if (written.status !== 200)
-      throw unreachable(`writing the files failed: ${JSON.stringify(written.body)}`);
-  } catch (err) {
-    refused(span, err, started);
-    const outcome = refusalOutcome(err);
-    if (outcome)
-      deps.metrics.observe('configure', { template, outcome }, (performance.now() - started) / 1000);
-    throw err; // audited by the route (auditingRefusals)
-  }
+  requireAgentMode(sandbox);
+  requireRunning(sandbox, 'configure and invoke', 'need');
+  // One configure at a time per sandbox: a second one while an install runs is throttled.
+  const { client: sandboxd, answer: runs } = await sandboxdOf(deps, sandbox, (c) => c.runs());
+  const installing = runs.filter((r) => r.kind === 'install').length;
+  if (installing > 0) throw throttled(1, installing);
+  // Governance first: a refused sandbox is refused before its body is read.
+  await requireAllowed(deps, sandbox);
+  // The size limits are checked as the body streams in (403 the moment one is passed);
+  // the files go to sandboxd from a spool on disk, so memory holds about one chunk.
+  const request = await readConfigureBody(c.req.raw.body, Number(c.req.header('content-length') ?? NaN));
+  // The cap under the policy in force: the result waits for the operator to record it.
+  const cap = await deps.governance.invokeCap(sandbox);
+  const written = await sandboxd
+    .writeFileStream(
+      request.files.map((f) => ({ path: f.path, size: f.size })),
+      request.contents(),
+    )
+    .finally(() => request.close());
+  if (written.status === 400)
+    throw badRequest(`files: ${(written.body as { message?: string }).message ?? ''}`);
+  if (written.status !== 200) throw unreachable(`writing the files failed: ${JSON.stringify(written.body)}`);
 
   const digest = request.digest;
   const hash = installCommandHash(request.installCommand, digest);
   const skipped = sandbox.status?.agentConfigure?.installCommandHash === hash;
-  try {
-    await deps.sandboxes.mergePatch(namespace, name, {
-      metadata: { annotations: { [Annotations.configureFiles]: digest } },
-      spec: {
-        harness: {
-          agent: { entrypoint: request.entrypoint, installCommand: request.installCommand ?? null },
-        },
+  await deps.sandboxes.mergePatch(namespace, name, {
+    metadata: { annotations: { [Annotations.configureFiles]: digest } },
+    spec: {
+      harness: {
+        agent: { entrypoint: request.entrypoint, installCommand: request.installCommand ?? null },
       },
-    });
-  } catch (err) {
-    refused(span, err, started);
-    throw err;
-  }
+    },
+  });
 
-  return streamSSE(c, async (out) => {
+  // The call ends when the stream does, after the handler has returned its answer.
+  const end = Promise.withResolvers<CallEnd>();
+  const answer = streamSSE(c, async (out) => {
     const keepalive = setInterval(() => void out.write(': keepalive\n\n'), KEEPALIVE_MS);
     out.onAbort(() => clearInterval(keepalive));
-    const elapsed = () => Math.round(performance.now() - started);
     const done = (s: Sandbox | undefined) =>
       s?.status?.agentConfigure?.installCommandHash === hash &&
       JSON.stringify(s.status.agentConfigure.entrypoint) === JSON.stringify(request.entrypoint) &&
@@ -105,12 +102,7 @@ export async function configure(c: Context<OnSandbox>, deps: AgentDeps): Promise
             message: `the files are written, but the operator did not record the configure within ${deps.statusWaitMs / 1000} s; poll GET /api/v1/sandboxes/${name}`,
           }),
         });
-        deps.metrics.observe(
-          'configure',
-          { template, outcome: 'error' },
-          (performance.now() - started) / 1000,
-        );
-        endSpan(span, { duration_ms: elapsed(), outcome: 'error' });
+        end.resolve({ outcome: 'error', attributes: { duration_ms: call.elapsed(), outcome: 'error' } });
         return;
       }
       const result: ConfigureResult = {
@@ -123,32 +115,32 @@ export async function configure(c: Context<OnSandbox>, deps: AgentDeps): Promise
       };
       await out.writeSSE({ event: 'result', data: JSON.stringify(result) });
       const ok = result.installExitCode === 0;
-      deps.metrics.observe(
-        'configure',
-        { template, outcome: ok ? 'completed' : 'failed' },
-        (performance.now() - started) / 1000,
-      );
-      endSpan(span, {
-        exit_code: result.installExitCode,
-        duration_ms: elapsed(),
-        outcome: ok ? 'completed' : 'failed',
-      });
-      await deps.audit.record({
-        sandbox,
-        reason: ok ? 'AgentConfigured' : 'AgentConfigureFailed',
-        type: ok ? 'Normal' : 'Warning',
-        message: `configure by ${caller.user}: ${request.files.length} files, ${
-          skipped ? 'install skipped (unchanged)' : `install exit code ${result.installExitCode}`
-        }, hash ${hash}`,
-        actor: caller.user,
+      const outcome = ok ? 'completed' : 'failed';
+      end.resolve({
+        outcome,
+        attributes: { exit_code: result.installExitCode, duration_ms: call.elapsed(), outcome },
+        audit: {
+          sandbox,
+          reason: ok ? 'AgentConfigured' : 'AgentConfigureFailed',
+          type: ok ? 'Normal' : 'Warning',
+          message: `configure by ${caller.user}: ${request.files.length} files, ${
+            skipped ? 'install skipped (unchanged)' : `install exit code ${result.installExitCode}`
+          }, hash ${hash}`,
+          actor: caller.user,
+        },
       });
     } finally {
       clearInterval(keepalive);
-      // A stream that broke off before its result: the span still ends, once.
-      if (span.isRecording())
-        endSpan(span, { duration_ms: elapsed(), outcome: 'error' }, 'stream ended early');
+      // A stream that broke off before its result: the span still ends (a settled end stays).
+      end.resolve({
+        attributes: { duration_ms: call.elapsed(), outcome: 'error' },
+        error: 'stream ended early',
+      });
+      // The stream closes once the call is recorded, its audit record written.
+      await call.recorded;
     }
   });
+  return { answer, end: end.promise };
 }
 
 /**

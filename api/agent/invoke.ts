@@ -15,17 +15,24 @@ import {
   durationMs,
   type Sandbox,
 } from '../../core/index.ts';
-import { endSpan } from '../../telemetry/index.ts';
-import type { AuditEntry } from '../audit/index.ts';
 import { answerDetached, detachRequested } from '../runs/index.ts';
 import type { invokeSandbox } from './operations.ts';
 import type { Caller } from '../auth/index.ts';
 import type { AgentDeps } from './deps.ts';
 import { HttpError, policyViolation } from '../errors/index.ts';
-import type { Outcome } from '../metrics/index.ts';
 import type { Answer, Reply } from '../openapi/index.ts';
-import { requireAgentMode, requireConfigured, throttled, beginAgentCall, refused } from './checks.ts';
-import { requireRunning, type OnSandbox, readBounded, refusalOutcome, sandboxdOf } from '../request/index.ts';
+import { requireAgentMode, requireConfigured, throttled } from './checks.ts';
+import {
+  exitOutcome,
+  observed,
+  readBounded,
+  requireRunning,
+  sandboxdOf,
+  type CallEnd,
+  type Observed,
+  type ObservedCall,
+  type OnSandbox,
+} from '../request/index.ts';
 
 /** How stale a policy an invoke may be checked against (a write through this API drops it at once). */
 const POLICY_MAX_AGE_MS = 1_000;
@@ -36,91 +43,94 @@ const POLICY_MAX_AGE_MS = 1_000;
  * the spec's wire form and re-encoding them would cost the CPU the stream needs. One span,
  * `svc.invoke`, a child of the caller's `traceparent`, covers the call.
  */
-export async function invoke(
+export function invoke(
   c: Context<OnSandbox>,
   deps: AgentDeps,
   query: z.output<typeof InvokeQuery>,
   reply: Reply<typeof invokeSandbox>,
 ): Promise<Answer<typeof invokeSandbox> | Response> {
+  return observed(c, deps, 'invoke', (call) => invoked(c, deps, query, reply, call));
+}
+
+async function invoked(
+  c: Context<OnSandbox>,
+  deps: AgentDeps,
+  query: z.output<typeof InvokeQuery>,
+  reply: Reply<typeof invokeSandbox>,
+  call: ObservedCall,
+): Promise<Observed<Answer<typeof invokeSandbox> | Response>> {
   const detach = detachRequested(c, query.detach);
-  const { started, caller, span, sandbox, template } = beginAgentCall(c, deps, 'svc.invoke');
-  try {
-    requireAgentMode(sandbox);
-    requireRunning(sandbox, 'configure and invoke', 'need');
-    const entrypoint = requireConfigured(sandbox);
-    // The cap is sandboxd's to enforce, atomically, when the run starts. Its load is asked
-    // first when the spec's order needs it (429 before 403: a call governance refuses) and
-    // when the body is not known to be small: a sandbox at its cap then costs the caller's
-    // up to 16 MiB no read at all. A small body is cheaper to read than a round trip.
-    const violations = await deps.governance.checkConfigure(sandbox, POLICY_MAX_AGE_MS);
-    if (violations.length > 0 || !smallBody(c)) {
-      const { answer: load } = await sandboxdOf(deps, sandbox, (c) => c.load());
-      if (load.inflight >= load.maxConcurrentInvokes)
-        throw throttled(load.maxConcurrentInvokes, load.inflight);
-      if (violations.length > 0) throw policyViolation(violations);
-    }
-    const stdin = await readBounded(c, MAX_INVOKE_BODY_BYTES);
+  const { started, caller, span, sandbox } = call;
+  requireAgentMode(sandbox);
+  requireRunning(sandbox, 'configure and invoke', 'need');
+  const entrypoint = requireConfigured(sandbox);
+  // The cap is sandboxd's to enforce, atomically, when the run starts. Its load is asked
+  // first when the spec's order needs it (429 before 403: a call governance refuses) and
+  // when the body is not known to be small: a sandbox at its cap then costs the caller's
+  // up to 16 MiB no read at all. A small body is cheaper to read than a round trip.
+  const violations = await deps.governance.checkConfigure(sandbox, POLICY_MAX_AGE_MS);
+  if (violations.length > 0 || !smallBody(c)) {
+    const { answer: load } = await sandboxdOf(deps, sandbox, (c) => c.load());
+    if (load.inflight >= load.maxConcurrentInvokes) throw throttled(load.maxConcurrentInvokes, load.inflight);
+    if (violations.length > 0) throw policyViolation(violations);
+  }
+  const stdin = await readBounded(c, MAX_INVOKE_BODY_BYTES);
 
-    const agent = sandbox.spec.harness?.agent;
-    const invokeId = `inv-${randomUUID()}`;
-    span.setAttribute('invoke_id', invokeId);
-    const abort = new AbortController();
-    const { answer: res } = await sandboxdOf(deps, sandbox, (sandboxd) =>
-      sandboxd.runRaw(
-        {
-          runId: invokeId,
-          kind: 'invoke',
-          argv: entrypoint,
-          cwd: agent?.workingDir ?? '/workspace',
-          env: Object.fromEntries((agent?.env ?? []).map((e) => [e.name, e.value])),
-          timeoutMs: invokeTimeoutMs(agent?.defaultInvokeTimeout, query.timeout),
-          ...(detach ? { detach } : {}),
-        },
-        stdin,
-        abort.signal,
-      ),
-    );
-    if (res.status === 429) {
-      const body = res.body as { limit?: number; inflight?: number };
-      throw throttled(body.limit ?? 1, body.inflight ?? 1);
-    }
-    if (detach && res.status === 202) {
-      const run = answerDetached(deps, {
+  const agent = sandbox.spec.harness?.agent;
+  const invokeId = `inv-${randomUUID()}`;
+  span.setAttribute('invoke_id', invokeId);
+  const abort = new AbortController();
+  const { answer: res } = await sandboxdOf(deps, sandbox, (sandboxd) =>
+    sandboxd.runRaw(
+      {
+        runId: invokeId,
         kind: 'invoke',
-        invokeId,
-        sandbox,
-        caller,
-        template,
-        span,
-        started,
-      });
-      return reply.json(202, run, { location: run.eventsUrl });
-    }
-    if (res.status !== 200 || !res.stream) {
-      throw new HttpError(502, 'sandbox_error', `sandboxd refused the invoke: ${JSON.stringify(res.body)}`);
-    }
-    const upstream = res.stream;
-    // The invoke's one audit record is written before the first byte is streamed and
-    // becomes its outcome at the end, so an invoke cut short by the API's own death still
-    // has it (reason AgentInvokeStarted). sandboxd has just accepted the run.
-    const record = await deps.audit.open({
-      sandbox,
-      reason: 'AgentInvokeStarted',
-      type: 'Normal',
-      message: `invoke ${invokeId} by ${caller.user} started`,
-      actor: caller.user,
-    });
+        argv: entrypoint,
+        cwd: agent?.workingDir ?? '/workspace',
+        env: Object.fromEntries((agent?.env ?? []).map((e) => [e.name, e.value])),
+        timeoutMs: invokeTimeoutMs(agent?.defaultInvokeTimeout, query.timeout),
+        ...(detach ? { detach } : {}),
+      },
+      stdin,
+      abort.signal,
+    ),
+  );
+  if (res.status === 429) {
+    const body = res.body as { limit?: number; inflight?: number };
+    throw throttled(body.limit ?? 1, body.inflight ?? 1);
+  }
+  if (detach && res.status === 202) {
+    const { run, end } = answerDetached({ kind: 'invoke', invokeId, sandbox, caller, started });
+    return { answer: reply.json(202, run, { location: run.eventsUrl }), end };
+  }
+  if (res.status !== 200 || !res.stream) {
+    throw new HttpError(502, 'sandbox_error', `sandboxd refused the invoke: ${JSON.stringify(res.body)}`);
+  }
+  const upstream = res.stream;
+  // The invoke's one audit record is written before the first byte is streamed and
+  // becomes its outcome at the end, so an invoke cut short by the API's own death still
+  // has it (reason AgentInvokeStarted). sandboxd has just accepted the run.
+  await call.openAudit({
+    sandbox,
+    reason: 'AgentInvokeStarted',
+    type: 'Normal',
+    message: `invoke ${invokeId} by ${caller.user} started`,
+    actor: caller.user,
+  });
 
-    const relay = async (out: Sink): Promise<void> => {
-      // A caller that goes away cancels the run: dropping sandboxd's connection makes it
-      // send SIGTERM, then SIGKILL after the grace period.
-      out.onAbort(() => abort.abort());
-      // Counting output means parsing it: only for a span that records.
-      const output = span.isRecording() ? new OutputBytes() : undefined;
-      // The last two chunks: an `exit` event is small and at most split across them.
-      let previous: Buffer = Buffer.alloc(0);
-      let last: Buffer = Buffer.alloc(0);
-      let failure: string | undefined;
+  // The call ends when the relay does, after the handler has returned its answer.
+  const end = Promise.withResolvers<CallEnd>();
+  const relay = async (out: Sink): Promise<void> => {
+    // A caller that goes away cancels the run: dropping sandboxd's connection makes it
+    // send SIGTERM, then SIGKILL after the grace period.
+    out.onAbort(() => abort.abort());
+    // Counting output means parsing it: only for a span that records.
+    const output = span.isRecording() ? new OutputBytes() : undefined;
+    // The last two chunks: an `exit` event is small and at most split across them.
+    let previous: Buffer = Buffer.alloc(0);
+    let last: Buffer = Buffer.alloc(0);
+    let failure: string | undefined;
+    try {
       try {
         await out.relay(upstream, (chunk) => {
           previous = last;
@@ -151,43 +161,38 @@ export async function invoke(
         durationMs: Math.round(performance.now() - started),
         reason: 'canceled',
       };
-      const outcome = finish(deps, record, sandbox, caller, template, exit, started);
-      endSpan(span, {
-        invoke_id: exit.invokeId,
-        exit_code: exit.exitCode,
-        duration_ms: exit.durationMs,
-        bytes_stdout: output?.stdout ?? 0,
-        bytes_stderr: output?.stderr ?? 0,
-        outcome,
+      end.resolve(invokeEnd(sandbox, caller, exit, output));
+    } finally {
+      // A relay that failed before its exit: the span still ends (a settled end stays).
+      end.resolve({
+        attributes: { duration_ms: call.elapsed(), outcome: 'error' },
+        error: 'stream ended early',
       });
-    };
-
-    const head = {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      'x-accel-buffering': 'no',
-    };
-    const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
-    if (outgoing instanceof ServerResponse) {
-      // Served by Node: sandboxd's response is piped into Node's. Hono's stream passes each
-      // chunk through two web streams and Node's adapter, a third more CPU for the relay
-      // (see bench/README.md, bench-invoke).
-      const requestId = c.get('requestId');
-      outgoing.writeHead(200, requestId ? { ...head, 'x-request-id': requestId } : head);
-      const out = nodeSink(outgoing);
-      void relay(out)
-        .catch((err: unknown) => c.var.log.error({ err }, 'invoke relay failed'))
-        .finally(() => outgoing.end());
-      return RESPONSE_ALREADY_SENT;
+      // The stream closes once the call is counted (its audit record is not waited for).
+      await call.counted;
     }
-    for (const [name, value] of Object.entries(head)) c.header(name, value);
-    return stream(c, (out) => relay(honoSink(out)));
-  } catch (err) {
-    refused(span, err, started);
-    const outcome = refusalOutcome(err);
-    if (outcome) deps.metrics.observe('invoke', { template, outcome }, (performance.now() - started) / 1000);
-    throw err; // audited by the route (auditingRefusals)
+  };
+
+  const head = {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache',
+    'x-accel-buffering': 'no',
+  };
+  const outgoing = (c.env as { outgoing?: ServerResponse } | undefined)?.outgoing;
+  if (outgoing instanceof ServerResponse) {
+    // Served by Node: sandboxd's response is piped into Node's. Hono's stream passes each
+    // chunk through two web streams and Node's adapter, a third more CPU for the relay
+    // (see bench/README.md, bench-invoke).
+    const requestId = c.get('requestId');
+    outgoing.writeHead(200, requestId ? { ...head, 'x-request-id': requestId } : head);
+    const out = nodeSink(outgoing);
+    void relay(out)
+      .catch((err: unknown) => c.var.log.error({ err }, 'invoke relay failed'))
+      .finally(() => outgoing.end());
+    return { answer: RESPONSE_ALREADY_SENT, end: end.promise };
   }
+  for (const [name, value] of Object.entries(head)) c.header(name, value);
+  return { answer: stream(c, (out) => relay(honoSink(out))), end: end.promise };
 }
 
 /** A body read without asking sandboxd's load first: declared, and no larger than this. */
@@ -285,33 +290,38 @@ function nodeSink(res: ServerResponse): Sink {
   };
 }
 
-/** The audit Event and the metrics of a finished invoke. Never argv or stdin. */
-function finish(
-  deps: AgentDeps,
-  record: { end(entry: AuditEntry): Promise<void> },
+/** The end of a finished invoke: its span, metric and audit record. Never argv or stdin. */
+function invokeEnd(
   sandbox: Sandbox,
   caller: Caller,
-  template: string,
   exit: ExitEvent,
-  started: number,
-): Outcome {
-  const outcome: Outcome =
-    exit.reason === 'completed' ? (exit.exitCode === 0 ? 'completed' : 'failed') : exit.reason;
-  deps.metrics.observe('invoke', { template, outcome }, (performance.now() - started) / 1000);
+  output: OutputBytes | undefined,
+): CallEnd {
+  const outcome = exitOutcome(exit);
   const reason =
     outcome === 'completed'
       ? 'AgentInvokeCompleted'
       : outcome === 'canceled'
         ? 'AgentInvokeCanceled'
         : 'AgentInvokeFailed';
-  void record.end({
-    sandbox,
-    reason,
-    type: outcome === 'completed' || outcome === 'canceled' ? 'Normal' : 'Warning',
-    message: `invoke ${exit.invokeId} by ${caller.user}: ${exit.reason}, exit code ${exit.exitCode}, ${exit.durationMs} ms`,
-    actor: caller.user,
-  });
-  return outcome;
+  return {
+    outcome,
+    attributes: {
+      invoke_id: exit.invokeId,
+      exit_code: exit.exitCode,
+      duration_ms: exit.durationMs,
+      bytes_stdout: output?.stdout ?? 0,
+      bytes_stderr: output?.stderr ?? 0,
+      outcome,
+    },
+    audit: {
+      sandbox,
+      reason,
+      type: outcome === 'completed' || outcome === 'canceled' ? 'Normal' : 'Warning',
+      message: `invoke ${exit.invokeId} by ${caller.user}: ${exit.reason}, exit code ${exit.exitCode}, ${exit.durationMs} ms`,
+      actor: caller.user,
+    },
+  };
 }
 
 /** Bytes of output per stream, from the `log` events of the stream passed through. */

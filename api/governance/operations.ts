@@ -1,5 +1,6 @@
 import { EffectivePolicy, NamespaceQuery, Policy, StoredPolicies } from '../../core/index.ts';
 import { operation } from '../openapi/route.ts';
+import { adminDelete, adminList, adminWrite } from '../openapi/shared.ts';
 
 export const getPolicies = operation({
   method: 'get',
@@ -7,7 +8,7 @@ export const getPolicies = operation({
   operationId: 'getPolicies',
   summary: 'The cluster default and every namespace override (admin)',
   responses: { 200: StoredPolicies },
-  errors: [401, 403, 500, 503],
+  errors: [...adminList, 500],
 });
 
 export const setClusterPolicy = operation({
@@ -17,7 +18,7 @@ export const setClusterPolicy = operation({
   summary: 'Set the cluster default policy (admin)',
   request: Policy,
   responses: { 200: Policy },
-  errors: [400, 401, 403, 409, 413, 503],
+  errors: adminWrite,
 });
 
 export const setNamespacePolicy = operation({
@@ -27,7 +28,7 @@ export const setNamespacePolicy = operation({
   summary: 'Set a namespace override (admin)',
   request: Policy,
   responses: { 200: Policy },
-  errors: [400, 401, 403, 409, 413, 503],
+  errors: adminWrite,
 });
 
 export const deleteNamespacePolicy = operation({
@@ -36,7 +37,7 @@ export const deleteNamespacePolicy = operation({
   operationId: 'deleteNamespacePolicy',
   summary: 'Remove a namespace override (admin)',
   responses: { 204: undefined },
-  errors: [400, 401, 403, 404, 409, 503],
+  errors: adminDelete,
 });
 
 export const getEffectivePolicy = operation({

@@ -1,5 +1,6 @@
 import { ApiKeyList, CreateApiKeyRequest, CreatedApiKey } from '../../core/index.ts';
 import { operation } from '../openapi/route.ts';
+import { adminDelete, adminList, adminWrite } from '../openapi/shared.ts';
 
 export const listApiKeys = operation({
   method: 'get',
@@ -7,7 +8,7 @@ export const listApiKeys = operation({
   operationId: 'listApiKeys',
   summary: 'List API keys, without the keys themselves (admin)',
   responses: { 200: ApiKeyList },
-  errors: [401, 403, 503],
+  errors: adminList,
 });
 
 export const createApiKey = operation({
@@ -17,7 +18,7 @@ export const createApiKey = operation({
   summary: 'Create an API key; the answer is the only time the key is shown (admin)',
   request: CreateApiKeyRequest,
   responses: { 201: CreatedApiKey },
-  errors: [400, 401, 403, 409, 413, 503],
+  errors: adminWrite,
 });
 
 export const revokeApiKey = operation({
@@ -26,7 +27,7 @@ export const revokeApiKey = operation({
   operationId: 'revokeApiKey',
   summary: 'Revoke an API key (admin)',
   responses: { 204: undefined },
-  errors: [400, 401, 403, 404, 409, 503],
+  errors: adminDelete,
 });
 
 export const keyOperations = [listApiKeys, createApiKey, revokeApiKey];

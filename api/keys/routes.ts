@@ -1,6 +1,6 @@
-import { Hono, type MiddlewareHandler } from 'hono';
-import { adminCapable } from '../auth/index.ts';
-import { forbidden, notFound, unauthenticated } from '../errors/index.ts';
+import { Hono } from 'hono';
+import { requireAdmin } from '../auth/index.ts';
+import { notFound } from '../errors/index.ts';
 import type { KeysDeps } from './deps.ts';
 import { route } from '../openapi/index.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './operations.ts';
@@ -8,12 +8,7 @@ import { createApiKey, listApiKeys, revokeApiKey } from './operations.ts';
 /** Admin-only management of API keys: create (the key is shown once), list, revoke. */
 export function keyRoutes(deps: KeysDeps): Hono {
   const app = new Hono();
-  const adminOnly: MiddlewareHandler = async (c, next) => {
-    if (!adminCapable(deps.auth))
-      throw unauthenticated('admin endpoints are disabled: no OIDC issuer and no devAuth');
-    if (!c.var.caller.isAdmin) throw forbidden('admin only');
-    await next();
-  };
+  const adminOnly = requireAdmin(deps.auth, 'admin only');
   app.use('/apikeys', adminOnly);
   app.use('/apikeys/*', adminOnly);
   route(app, listApiKeys, async (_, __, reply) => reply.json(200, { items: await deps.keys.list() }));

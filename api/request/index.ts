@@ -11,3 +11,12 @@ export {
 export { onOwnedSandbox, requireRunning, type OnSandbox } from './scope.ts';
 export { relayEvents } from './relay.ts';
 export { readBounded, refusalOutcome, sandboxdOf, templateOf, unreachable } from './sandboxd.ts';
+export {
+  exitOutcome,
+  observed,
+  type CallEnd,
+  type Observed,
+  type ObservedCall,
+  type ObservedDeps,
+  type Operation,
+} from './observed.ts';

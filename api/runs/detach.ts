@@ -1,8 +1,7 @@
 import type { Context } from 'hono';
 import type { DetachedRun, Sandbox } from '../../core/index.ts';
-import { endSpan, type Span } from '../../telemetry/index.ts';
 import type { Caller } from '../auth/index.ts';
-import type { RunsDeps } from './deps.ts';
+import type { CallEnd } from '../request/index.ts';
 
 /** `?detach=true`, or (without the parameter) `Prefer: respond-async`, its header equivalent. */
 export function detachRequested(c: Context, detach: 'true' | 'false' | undefined): boolean {
@@ -22,33 +21,31 @@ export interface DetachedCall {
   invokeId: string;
   sandbox: Sandbox;
   caller: Caller;
-  template: string;
-  span: Span;
   started: number;
 }
 
 /**
- * A run sandboxd accepted detached: the call's one audit record (`RunDetached`; never argv or
- * stdin), its metrics (outcome `detached`: the run's own end is sandboxd's, with no API call
- * to observe it) and its span; then the body of its `202 {invokeId, eventsUrl}`, whose
- * `eventsUrl` the caller also sends as the answer's Location.
+ * A run sandboxd accepted detached: the body of its `202 {invokeId, eventsUrl}` (whose
+ * `eventsUrl` the caller also sends as the answer's Location) and the call's end for
+ * `observed`: its one audit record (`RunDetached`; never argv or stdin), its metrics and span
+ * with outcome `detached` (the run's own end is sandboxd's, with no API call to observe it).
  */
-export function answerDetached(deps: RunsDeps, call: DetachedCall): DetachedRun {
-  const { kind, invokeId, sandbox, caller, template, span, started } = call;
-  const seconds = (performance.now() - started) / 1000;
-  if (kind === 'invoke') deps.metrics.observe('invoke', { template, outcome: 'detached' }, seconds);
-  else deps.metrics.observeExec({ template, outcome: 'detached' }, seconds);
-  endSpan(span, { invoke_id: invokeId, duration_ms: Math.round(seconds * 1000), outcome: 'detached' });
-  void deps.audit
-    .record({
+export function answerDetached(call: DetachedCall): { run: DetachedRun; end: CallEnd } {
+  const { kind, invokeId, sandbox, caller, started } = call;
+  const end: CallEnd = {
+    outcome: 'detached',
+    attributes: {
+      invoke_id: invokeId,
+      duration_ms: Math.round(performance.now() - started),
+      outcome: 'detached',
+    },
+    audit: {
       sandbox,
       reason: 'RunDetached',
       type: 'Normal',
       message: `${kind} ${invokeId} by ${caller.user} started detached`,
       actor: caller.user,
-    })
-    .catch((err: unknown) =>
-      deps.logger.warn({ err, sandbox: sandbox.metadata.name }, 'detach audit failed'),
-    );
-  return { invokeId, eventsUrl: eventsUrl(sandbox, invokeId) };
+    },
+  };
+  return { run: { invokeId, eventsUrl: eventsUrl(sandbox, invokeId) }, end };
 }
