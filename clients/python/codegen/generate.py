@@ -102,6 +102,8 @@ REPLACEMENTS = {
     "_achunks": "_chunks",
     "AsyncData": "Data",
     "aclose": "close",
+    "aread": "read",
+    "aget_token": "get_token",
     "asyncio": "time",
     "Awaitable": "Blocking",
 }

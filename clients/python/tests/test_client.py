@@ -90,6 +90,13 @@ async def test_async_token_provider_may_be_a_coroutine() -> None:
     assert rec.last.headers["authorization"] == "Bearer async-token"
 
 
+async def test_async_token_provider_may_be_a_plain_function() -> None:
+    rec = Recorder(lambda r: httpx.Response(200, json=sandbox("sb")))
+    async with rec.aio(api_key=None, token=lambda: "plain-token") as client:
+        await client.get("sb")
+    assert rec.last.headers["authorization"] == "Bearer plain-token"
+
+
 def test_create_body_is_camel_case() -> None:
     rec = Recorder(lambda r: httpx.Response(201, json=sandbox("sb", "Pending")))
     with rec.sync() as client:

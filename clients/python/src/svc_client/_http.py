@@ -1,32 +1,21 @@
-"""HTTP plumbing: configuration, authentication headers, retries, error mapping.
-
-The retry *decision* (:func:`retry_delay`) is pure and shared; :class:`SyncHTTP` and
-:class:`AsyncHTTP` only differ in how they send and sleep.
+"""HTTP plumbing without I/O: configuration, the :class:`Call`, authentication headers, the
+retry decision (:func:`retry_delay`, pure) and reading a JSON body. The transport that sends
+calls is written once in ``_async/http.py`` (``AsyncHTTP``), from which ``_sync/http.py``
+(``SyncHTTP``) is generated.
 """
 
 from __future__ import annotations
 
-import asyncio
 import inspect
 import random
-import time
-from collections.abc import (
-    AsyncIterable,
-    AsyncIterator,
-    Awaitable,
-    Callable,
-    Iterable,
-    Iterator,
-    Mapping,
-)
-from contextlib import asynccontextmanager, contextmanager
+from collections.abc import AsyncIterable, Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
 
 from ._sse import SSE_MAX_EVENT_SIZE
-from .errors import APIConnectionError, error_from_response, parse_retry_after
+from .errors import APIConnectionError, parse_retry_after
 
 __version__ = "0.1.0"
 
@@ -119,6 +108,19 @@ def check_auth(api_key: str | None, token: object) -> None:
         raise ValueError("pass either api_key or token, not both")
 
 
+def get_token(token: str | TokenProvider) -> str:
+    """The bearer token to send now: ``token`` itself, or what the provider returns."""
+    return token() if callable(token) else token
+
+
+async def aget_token(token: str | AsyncTokenProvider) -> str:
+    """:func:`get_token` for the async client, whose provider may be a coroutine function."""
+    value = token() if callable(token) else token
+    if inspect.isawaitable(value):
+        value = await value
+    return value
+
+
 def _static_headers() -> dict[str, str]:
     return {"User-Agent": f"svc-client-python/{__version__}", "Accept": "application/json"}
 
@@ -150,182 +152,6 @@ class _Base:
         elif call.json is not None:
             kwargs["json"] = call.json
         return kwargs
-
-
-class SyncHTTP(_Base):
-    """Blocking transport with retries; raises :mod:`svc_client.errors` exceptions."""
-
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None,
-        token: str | TokenProvider | None,
-        timeout: httpx.Timeout,
-        stream_read_timeout: float,
-        retry: RetryPolicy,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        super().__init__(retry=retry, timeout=timeout, stream_read_timeout=stream_read_timeout)
-        check_auth(api_key, token)
-        self._api_key, self._token = api_key, token
-        self.sleep: Callable[[float], None] = time.sleep
-        self.client = httpx.Client(
-            base_url=api_base(base_url), headers=_static_headers(), transport=transport
-        )
-
-    def _auth(self) -> dict[str, str]:
-        if self._api_key is not None:
-            return {"X-API-Key": self._api_key}
-        if self._token is not None:
-            token = self._token() if callable(self._token) else self._token
-            return {"Authorization": f"Bearer {token}"}
-        return {}
-
-    @contextmanager
-    def stream(self, call: Call, *, sse: bool = False) -> Iterator[httpx.Response]:
-        """Send ``call`` and yield the (successful) response, its body not yet read."""
-        attempt = 0
-        while True:
-            kwargs = self._request_kwargs(call, self._auth(), stream=sse)
-            try:
-                request = self.client.build_request(call.method, call.path, **kwargs)
-                response = self.client.send(request, stream=True)
-            except httpx.TransportError as exc:
-                delay = (
-                    None
-                    if call.once
-                    else retry_delay(self.retry, call.method, attempt, transport_error=True)
-                )
-                if delay is None:
-                    raise APIConnectionError(f"{call.method} {call.path}: {exc!r}") from exc
-            else:
-                try:
-                    if response.status_code < 400:
-                        yield response
-                        return
-                    delay = (
-                        None
-                        if call.once
-                        else retry_delay(
-                            self.retry,
-                            call.method,
-                            attempt,
-                            status=response.status_code,
-                            headers=response.headers,
-                        )
-                    )
-                    if delay is None:
-                        try:
-                            response.read()
-                        except httpx.TransportError as exc:
-                            raise APIConnectionError(repr(exc)) from exc
-                        raise error_from_response(response)
-                finally:
-                    response.close()
-            self.sleep(delay)
-            attempt += 1
-
-    def request(self, call: Call) -> httpx.Response:
-        """Send ``call``, read the body, return the successful response."""
-        with self.stream(call) as response:
-            try:
-                response.read()
-            except httpx.TransportError as exc:
-                raise APIConnectionError(f"{call.method} {call.path}: {exc!r}") from exc
-            return response
-
-    def close(self) -> None:
-        self.client.close()
-
-
-class AsyncHTTP(_Base):
-    """Async twin of :class:`SyncHTTP`."""
-
-    def __init__(
-        self,
-        base_url: str,
-        *,
-        api_key: str | None,
-        token: str | AsyncTokenProvider | None,
-        timeout: httpx.Timeout,
-        stream_read_timeout: float,
-        retry: RetryPolicy,
-        transport: httpx.AsyncBaseTransport | None = None,
-    ) -> None:
-        super().__init__(retry=retry, timeout=timeout, stream_read_timeout=stream_read_timeout)
-        check_auth(api_key, token)
-        self._api_key, self._token = api_key, token
-        self.sleep: Callable[[float], Awaitable[None]] = asyncio.sleep
-        self.client = httpx.AsyncClient(
-            base_url=api_base(base_url), headers=_static_headers(), transport=transport
-        )
-
-    async def _auth(self) -> dict[str, str]:
-        if self._api_key is not None:
-            return {"X-API-Key": self._api_key}
-        if self._token is not None:
-            token = self._token() if callable(self._token) else self._token
-            if inspect.isawaitable(token):
-                token = await token
-            return {"Authorization": f"Bearer {token}"}
-        return {}
-
-    @asynccontextmanager
-    async def stream(self, call: Call, *, sse: bool = False) -> AsyncIterator[httpx.Response]:
-        """Send ``call`` and yield the (successful) response, its body not yet read."""
-        attempt = 0
-        while True:
-            kwargs = self._request_kwargs(call, await self._auth(), stream=sse)
-            try:
-                request = self.client.build_request(call.method, call.path, **kwargs)
-                response = await self.client.send(request, stream=True)
-            except httpx.TransportError as exc:
-                delay = (
-                    None
-                    if call.once
-                    else retry_delay(self.retry, call.method, attempt, transport_error=True)
-                )
-                if delay is None:
-                    raise APIConnectionError(f"{call.method} {call.path}: {exc!r}") from exc
-            else:
-                try:
-                    if response.status_code < 400:
-                        yield response
-                        return
-                    delay = (
-                        None
-                        if call.once
-                        else retry_delay(
-                            self.retry,
-                            call.method,
-                            attempt,
-                            status=response.status_code,
-                            headers=response.headers,
-                        )
-                    )
-                    if delay is None:
-                        try:
-                            await response.aread()
-                        except httpx.TransportError as exc:
-                            raise APIConnectionError(repr(exc)) from exc
-                        raise error_from_response(response)
-                finally:
-                    await response.aclose()
-            await self.sleep(delay)
-            attempt += 1
-
-    async def request(self, call: Call) -> httpx.Response:
-        """Send ``call``, read the body, return the successful response."""
-        async with self.stream(call) as response:
-            try:
-                await response.aread()
-            except httpx.TransportError as exc:
-                raise APIConnectionError(f"{call.method} {call.path}: {exc!r}") from exc
-            return response
-
-    async def aclose(self) -> None:
-        await self.client.aclose()
 
 
 def json_body(response: httpx.Response) -> dict[str, Any]:

@@ -22,7 +22,6 @@ from .._flavor import Awaitable
 from .._http import (
     DEFAULT_STREAM_READ_TIMEOUT,
     DEFAULT_TIMEOUT,
-    AsyncHTTP,
     AsyncTokenProvider,
     Call,
     RetryPolicy,
@@ -67,6 +66,7 @@ from ..models import (
 )
 from .exec import AsyncExecMixin
 from .files import AsyncArchive, AsyncFiles
+from .http import AsyncHTTP
 from .preview import AsyncPreviewMixin
 from .runs import AsyncRunsMixin
 from .terminal import AsyncTerminalMixin

@@ -16,11 +16,12 @@ from .._exec import (
     exec_call,
     logs_call,
 )
-from .._http import AsyncHTTP, Call, json_body
+from .._http import Call, json_body
 from .._runs import DetachedRun, detached
 from .._sse import aiter_sse_response
 from .._streams import AsyncEventStream
 from ..models import Log
+from .http import AsyncHTTP
 
 if TYPE_CHECKING:  # client.py imports this module for its mixin
     from .._requests import _Requests

@@ -26,7 +26,7 @@ from .._files import (
 from .._http import json_body
 
 if TYPE_CHECKING:
-    from .._http import AsyncHTTP
+    from .http import AsyncHTTP
 
 
 class AsyncFiles:

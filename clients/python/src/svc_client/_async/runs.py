@@ -10,7 +10,7 @@ from asyncio import sleep
 from collections.abc import AsyncGenerator, Callable
 from typing import TYPE_CHECKING, Any
 
-from .._http import AsyncHTTP, Call, json_body
+from .._http import Call, json_body
 from .._runs import (
     Run,
     RunEvent,
@@ -24,6 +24,7 @@ from .._sse import aiter_sse_response
 from .._streams import AsyncEventStream
 from ..errors import APIConnectionError
 from ..models import Exit
+from .http import AsyncHTTP
 
 if TYPE_CHECKING:
     from .._requests import _Requests

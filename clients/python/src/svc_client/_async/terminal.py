@@ -29,8 +29,8 @@ from .._ws import AsyncWebSocket
 from ..models import ForwardedPort
 
 if TYPE_CHECKING:
-    from .._http import AsyncHTTP
     from .._requests import _Requests
+    from .http import AsyncHTTP
 
 
 class AsyncTerminalSession:

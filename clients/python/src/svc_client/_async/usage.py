@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 from typing import TYPE_CHECKING
 
-from .._http import AsyncHTTP, Call, json_body
+from .._http import Call, json_body
 from .._sse import aiter_sse_response
 from .._streams import AsyncEventStream
 from .._usage import Usage, decode_usage, usage_call
+from .http import AsyncHTTP
 
 if TYPE_CHECKING:
     from .._requests import _Requests

@@ -25,7 +25,6 @@ from .._http import (
     DEFAULT_TIMEOUT,
     Call,
     RetryPolicy,
-    SyncHTTP,
     TokenProvider,
     json_body,
 )
@@ -68,6 +67,7 @@ from ..models import (
 )
 from .exec import ExecMixin
 from .files import Archive, Files
+from .http import SyncHTTP
 from .preview import PreviewMixin
 from .runs import RunsMixin
 from .terminal import TerminalMixin

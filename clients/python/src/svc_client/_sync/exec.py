@@ -18,11 +18,12 @@ from .._exec import (
     exec_call,
     logs_call,
 )
-from .._http import Call, SyncHTTP, json_body
+from .._http import Call, json_body
 from .._runs import DetachedRun, detached
 from .._sse import iter_sse_response
 from .._streams import EventStream
 from ..models import Log
+from .http import SyncHTTP
 
 if TYPE_CHECKING:  # client.py imports this module for its mixin
     from .._requests import _Requests

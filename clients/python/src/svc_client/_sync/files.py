@@ -28,7 +28,7 @@ from .._files import (
 from .._http import json_body
 
 if TYPE_CHECKING:
-    from .._http import SyncHTTP
+    from .http import SyncHTTP
 
 
 class Files:

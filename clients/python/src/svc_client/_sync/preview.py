@@ -11,8 +11,8 @@ from .._http import json_body
 from .._preview import PreviewTicket, decode_ticket, preview_call
 
 if TYPE_CHECKING:
-    from .._http import SyncHTTP
     from .._requests import _Requests
+    from .http import SyncHTTP
 
 
 class PreviewMixin:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Generator
 from time import sleep
 from typing import TYPE_CHECKING, Any
 
-from .._http import Call, SyncHTTP, json_body
+from .._http import Call, json_body
 from .._runs import (
     Run,
     RunEvent,
@@ -26,6 +26,7 @@ from .._sse import iter_sse_response
 from .._streams import EventStream
 from ..errors import APIConnectionError
 from ..models import Exit
+from .http import SyncHTTP
 
 if TYPE_CHECKING:
     from .._requests import _Requests

@@ -31,8 +31,8 @@ from .._ws import SyncWebSocket
 from ..models import ForwardedPort
 
 if TYPE_CHECKING:
-    from .._http import SyncHTTP
     from .._requests import _Requests
+    from .http import SyncHTTP
 
 
 class TerminalSession:

@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections.abc import Generator
 from typing import TYPE_CHECKING
 
-from .._http import Call, SyncHTTP, json_body
+from .._http import Call, json_body
 from .._sse import iter_sse_response
 from .._streams import EventStream
 from .._usage import Usage, decode_usage, usage_call
+from .http import SyncHTTP
 
 if TYPE_CHECKING:
     from .._requests import _Requests
