@@ -53,10 +53,13 @@ describe('operator logs', () => {
       describe: () => `${name} configured: ${JSON.stringify(s?.status)}`,
     });
     await ns.custom.deleteNamespacedCustomObject({ ...sandboxes, namespace: ns.name, name });
-    await eventually(async () => (await read(name)) === undefined, {
-      timeoutMs: 60_000,
-      describe: () => `${name} deleted\n${tail()}`,
-    });
+    // Gone, and its last pass has logged: the operator writes 'sandbox deleted' after its
+    // finalizer patch returns, and this read can see the Sandbox gone a moment before that
+    // (one process, two sockets: the 404 may be read first).
+    await eventually(
+      async () => (await read(name)) === undefined && lines.some((l) => l.msg === 'sandbox deleted'),
+      { timeoutMs: 60_000, describe: () => `${name} deleted and its deletion logged\n${tail()}` },
+    );
 
     const key = { controller: 'sandbox', namespace: ns.name, name };
     const byMsg = (msg: string) => lines.filter((l) => l.msg === msg);
