@@ -14,13 +14,15 @@ const AHEAD_WINDOW_MS = 10_000;
  * exec, invoke or file call after Running, which a client sends the moment its watch says
  * Running, finds it kept instead of reading the Pod itself. One Pod read per sandbox and
  * replica, which that first call would have made; nothing for a sandbox Running for long.
- * Returns the function that stops it.
+ * A deleted sandbox's answer is dropped. Returns the function that stops it.
  */
 export function locateAhead(deps: Pick<ApiDeps, 'cache' | 'sandboxd' | 'clock'>): () => void {
   return deps.cache.subscribe((change, sandbox) => {
-    if (change === 'deleted' || !justRunning(sandbox, deps.clock().getTime())) return;
     const { namespace = '', name = '', uid } = sandbox.metadata;
-    if (uid) deps.sandboxd.prepare(namespace, name, uid, { podName: sandbox.status?.podName });
+    // What is kept of a sandbox goes with it: the locator holds live sandboxes only.
+    if (change === 'deleted') return deps.sandboxd.forget(namespace, name);
+    if (uid && justRunning(sandbox, deps.clock().getTime()))
+      deps.sandboxd.prepare(namespace, name, uid, { podName: sandbox.status?.podName });
   });
 }
 
