@@ -8,6 +8,7 @@ export { SandboxCache, SandboxWriter, SnapshotWriter } from './cluster/index.ts'
 export { PreviewTargets, PREVIEW_SESSION_TTL_MS, PREVIEW_TICKET_TTL_MS } from './preview/index.ts';
 export { UserSecrets } from './secrets/index.ts';
 export { NameGate } from './sandboxes/index.ts';
+export { locateAhead } from './request/index.ts';
 export { serveApi } from './serve.ts';
 export type { ServedApi } from './serve.ts';
 export { openApiDocument } from './openapi/index.ts';

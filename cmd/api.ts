@@ -27,6 +27,7 @@ import {
   UserSecrets,
   NameGate,
   createApp,
+  locateAhead,
   serveApi,
   type ApiDeps,
   type OidcAlgorithm,
@@ -180,6 +181,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
         }
       : {}),
   };
+  const ahead = locateAhead(deps);
   const app = createApp(deps);
   const served = await serveApi(app, deps, config.listen);
   const scraped = config['metrics-listen']
@@ -191,6 +193,7 @@ export async function startApi(config: Config): Promise<{ address: string; close
     async close() {
       await served.close({ drainMs: config['shutdown-grace-seconds'] * 1000 });
       await scraped?.close();
+      ahead();
       await cache.stop();
       await policies.stop();
       await tracing.shutdown();

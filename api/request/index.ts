@@ -9,6 +9,7 @@ export {
   type SandboxLookup,
 } from './sandbox.ts';
 export { onOwnedSandbox, requireRunning, type OnSandbox } from './scope.ts';
+export { locateAhead } from './ahead.ts';
 export { relayEvents } from './relay.ts';
 export { readBounded, refusalOutcome, sandboxdOf, templateOf, unreachable } from './sandboxd.ts';
 export {

@@ -38,7 +38,8 @@ export interface SandboxdLocatorOptions {
  * Pod, so no Secret in the sandbox's namespace is read. Only a Pod whose controller
  * reference is the Sandbox's uid is the sandbox's. Answers are kept a few seconds, keyed by
  * the Sandbox's uid, so a hot invoke path costs no apiserver round trip while a re-created
- * sandbox of the same name is found afresh (a failed call drops the answer: `forget`).
+ * sandbox of the same name is found afresh (a failed call drops the answer: `forget`). A
+ * lookup in flight is shared: callers at once (and `prepare`'s look ahead) make one read.
  */
 export class SandboxdLocator {
   readonly #core: CoreV1Api;
@@ -46,7 +47,7 @@ export class SandboxdLocator {
   readonly #key: SandboxdKeySource;
   readonly #ttlMs: number;
   readonly #devnode: boolean;
-  readonly #cache = new Map<string, { at: number; uid: string; client: SandboxdClient }>();
+  readonly #cache = new Map<string, { at: number; uid: string; client: Promise<SandboxdClient> }>();
 
   constructor(o: SandboxdLocatorOptions) {
     this.#core = o.kc.makeApiClient(CoreV1Api);
@@ -81,13 +82,32 @@ export class SandboxdLocator {
     o: { podName?: string } = {},
   ): Promise<SandboxdClient> {
     const sandboxUid = uid ?? (await this.#uidOf(namespace, sandbox));
+    return this.#lookup(namespace, sandbox, sandboxUid, o.podName || sandbox);
+  }
+
+  /**
+   * Looks the sandboxd of the Sandbox `namespace/sandbox` (uid `uid`) up now, unless an answer
+   * is kept or a lookup is in flight, so that the first call after the sandbox turned Running
+   * finds it kept (the API calls this when its cache sees the sandbox turn Running). Proven
+   * the same way as `client`'s; a failure is dropped here, and the next `client` looks again
+   * and says why.
+   */
+  prepare(namespace: string, sandbox: string, uid: string, o: { podName?: string } = {}): void {
+    this.#lookup(namespace, sandbox, uid, o.podName || sandbox).catch(() => undefined);
+  }
+
+  #lookup(namespace: string, sandbox: string, uid: string, podName: string): Promise<SandboxdClient> {
     const key = `${namespace}/${sandbox}`;
     const hit = this.#cache.get(key);
-    if (hit && Date.now() - hit.at < this.#ttlMs && hit.uid === sandboxUid) return hit.client;
-    const pod = await this.#pod(namespace, sandbox, sandboxUid, o.podName || sandbox);
-    const client = await this.forPod(pod);
+    if (hit && Date.now() - hit.at < this.#ttlMs && hit.uid === uid) return hit.client;
+    const client = this.#pod(namespace, sandbox, uid, podName).then((pod) => this.forPod(pod));
     // Kept by the Sandbox's uid: a re-created sandbox of the same name is looked up afresh.
-    this.#cache.set(key, { at: Date.now(), uid: sandboxUid, client });
+    const entry = { at: Date.now(), uid, client };
+    this.#cache.set(key, entry);
+    // A failed lookup is not kept (only this one: a newer may have replaced it meanwhile).
+    client.catch(() => {
+      if (this.#cache.get(key) === entry) this.#cache.delete(key);
+    });
     return client;
   }
 

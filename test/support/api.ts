@@ -8,6 +8,8 @@ import {
   SandboxdLocator,
   CredentialGate,
   NamespaceGate,
+  countingKubeConfig,
+  type RequestListener,
 } from '../../kube/index.ts';
 import type { Hono } from 'hono';
 import {
@@ -23,6 +25,7 @@ import {
   UserSecrets,
   NameGate,
   createApp,
+  locateAhead,
   serveApi,
   type ServedApi,
   type ApiDeps,
@@ -66,6 +69,8 @@ export async function startTestApi(
     perUserConcurrency?: number;
     /** devnode mode (devnode's address annotations honoured), as every test stack runs; default true. */
     devnode?: boolean;
+    /** Told of every apiserver request the API's sandboxd locator makes (`countingKubeConfig`). */
+    locatorRequests?: RequestListener;
   } = {},
 ): Promise<TestApi> {
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
@@ -95,7 +100,11 @@ export async function startTestApi(
     secrets: new UserSecrets(ns.kc),
     names: new NameGate(ns.kc),
     // The operator of a test (useOperator) keeps its key Secret in the same namespace.
-    sandboxd: new SandboxdLocator({ kc: ns.kc, key: installationKey, devnode: opts.devnode ?? true }),
+    sandboxd: new SandboxdLocator({
+      kc: opts.locatorRequests ? countingKubeConfig(ns.kc, opts.locatorRequests) : ns.kc,
+      key: installationKey,
+      devnode: opts.devnode ?? true,
+    }),
     installationKey,
     keys,
     auth: { keys, oidc, adminGroup: opts.oidc?.adminGroup, devAuth: opts.devAuth ?? true },
@@ -108,6 +117,8 @@ export async function startTestApi(
     ...(opts.console ? { console: opts.console } : {}),
   };
   await ensureDefaultTemplate(ns);
+  // As cmd/api.ts: each sandbox's sandboxd looked up when it turns Running.
+  const ahead = locateAhead(deps);
   const app = createApp(deps);
   const served: ServedApi[] = [];
   const made = {
@@ -140,6 +151,7 @@ export async function startTestApi(
     },
     async close() {
       for (const s of served) await s.close();
+      ahead();
       await cache.stop();
       await policies.stop();
     },
