@@ -116,3 +116,21 @@ export class Stopping {
     if (this.#stopped) throw new Error('the bench is stopping');
   }
 }
+
+/**
+ * What a bench does on every way out when a clean-up pass failed (its sandboxes would not
+ * go, say): says why and what it `left`, and makes the run end with exit code 1, since a run
+ * that could not clean up must not look like a clean one. For `.catch` or a rejected result.
+ */
+export function cleanupFailed(left?: string): (err: unknown) => void {
+  return (err) => {
+    console.error(cleanupMessage(err, left));
+    process.exitCode = 1;
+  };
+}
+
+/** The line said for a failed clean-up pass: its error's message, then what was left. */
+export function cleanupMessage(err: unknown, left?: string): string {
+  const why = err instanceof Error ? err.message : String(err);
+  return left ? `${why}; ${left}` : why;
+}

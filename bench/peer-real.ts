@@ -38,6 +38,7 @@ import {
 import { startRealCluster } from './real.ts';
 import { Sight } from './sight.ts';
 import { fromTemplates, removePool, removeSandboxes, removeTemplates, Stopping } from './cleanup.ts';
+import { cleanupFailed } from './cleanup.ts';
 import { peerSummary, type ColdTimes } from './peer-summary.ts';
 import { createRetrying, median, percentile, poolFull } from './support.ts';
 
@@ -102,11 +103,7 @@ async function main(): Promise<void> {
     };
     // A template is left when its sandboxes would not go (removing it would strand them).
     const [a, b] = await Promise.allSettled([ours(), theirs()]);
-    for (const r of [a, b])
-      if (r.status === 'rejected') {
-        console.error(String(r.reason));
-        process.exitCode = 1; // a run that could not clean up is not a clean one
-      }
+    for (const r of [a, b]) if (r.status === 'rejected') cleanupFailed()(r.reason);
     await controller?.stop();
     const ext = kc.makeApiClient(ApiextensionsV1Api);
     // By group, not by what the install returned: a signal may come while it runs.

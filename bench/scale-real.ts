@@ -9,7 +9,7 @@ import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, Labels, SandboxPod, VERSION, type Sandbox } from '../core/index.ts';
 import { eventually } from '../stack/index.ts';
 import { cpuMillis, fits, operatorRequests, podMemory, type Requests } from './cluster-probe.ts';
-import { removeSandboxes, removeTemplates } from './cleanup.ts';
+import { cleanupFailed, removeSandboxes, removeTemplates } from './cleanup.ts';
 import { startRealCluster } from './real.ts';
 import { Sight } from './sight.ts';
 import { createRetrying, median, percentile, round } from './support.ts';
@@ -48,11 +48,7 @@ cluster.beforeClose(async () => {
   const mine = new Set(names);
   await removeSandboxes(kc, ns, (s) => mine.has(s.metadata.name!)).then(
     () => (CPU_REQUEST !== undefined ? removeTemplates(kc, ['scale-minimal']) : undefined),
-    (err: Error) => {
-      // A run that could not clean up must not look like a clean one (exit 0).
-      console.error(`${err.message}; template scale-minimal left for them`);
-      process.exitCode = 1;
-    },
+    cleanupFailed('template scale-minimal left for them'),
   );
   console.log(`bench-scale took ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
 });

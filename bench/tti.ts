@@ -9,6 +9,7 @@ import { SvcClient } from '../clients/typescript/index.ts';
 import { GROUP, VERSION } from '../core/index.ts';
 import { eventually } from '../stack/index.ts';
 import { fromTemplates, removePool, removeSandboxes, removeTemplates, Stopping } from './cleanup.ts';
+import { cleanupFailed } from './cleanup.ts';
 import { startStack } from './stack.ts';
 import { median, percentile, poolFull, round } from './support.ts';
 import { Tracer, traceTable, type Step } from './trace.ts';
@@ -199,8 +200,7 @@ async function measure(side: Side): Promise<Figures> {
       try {
         await removeSandboxes(side.kc, ns, fromTemplates(...TEMPLATES));
       } catch (err) {
-        console.error(`${(err as Error).message}; the templates are left for them`);
-        process.exitCode = 1;
+        cleanupFailed('the templates are left for them')(err);
         return;
       }
       await removePool(side.kc, ns, 'tti', side.cluster === 'real' ? 300_000 : 0);

@@ -19,7 +19,7 @@ import {
   sandboxdReadyFile,
   sandboxdSocket,
 } from './sandboxd.ts';
-import { podStatus, type Transition } from './status.ts';
+import { crashLoopBackOff, podStatus, type Transition } from './status.ts';
 import {
   backoffMs,
   exitCodeOf,
@@ -210,9 +210,11 @@ export class PodSandbox {
     if (restarts(this.#pod.spec?.restartPolicy, exitCode)) {
       state.last = state.terminated;
       state.terminated = undefined;
-      state.waiting = 'CrashLoopBackOff';
+      const backoff = backoffMs(state.restartCount);
+      const { name, namespace, uid } = this.#pod.metadata!;
+      state.waiting = crashLoopBackOff(backoff, c.name, { name: name!, namespace: namespace!, uid: uid! });
       await this.#writeStatus();
-      await this.#sleep(backoffMs(state.restartCount));
+      await this.#sleep(backoff);
       if (this.#stopping) return exitCode;
       state.restartCount++;
       void this.#startContainer(c);

@@ -1,6 +1,12 @@
 import type { V1Container } from '@kubernetes/client-node';
 import { describe, expect, test } from 'vitest';
-import { podStatus, type ContainerState, type PodStatusInput, type Transition } from './status.ts';
+import {
+  crashLoopBackOff,
+  podStatus,
+  type ContainerState,
+  type PodStatusInput,
+  type Transition,
+} from './status.ts';
 
 const t = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s));
 const init: V1Container = { name: 'install', image: 'svc' };
@@ -121,19 +127,32 @@ describe('podStatus', () => {
     expect(status.initContainerStatuses![0]!.state!.terminated).toMatchObject({ exitCode: 2 });
   });
 
-  test('restart counts and the last run of a restarted container', () => {
+  test('a container waiting out its restart back-off is CrashLoopBackOff, with the last run', () => {
+    const pod = { name: 'sbx-a', namespace: 'team', uid: 'u-1' };
     const crashed: ContainerState = {
       name: 'main',
       restartCount: 3,
       ready: false,
-      waiting: 'CrashLoopBackOff',
+      waiting: crashLoopBackOff(8_000, 'main', pod),
       last: { exitCode: 1, reason: 'Error', startedAt: t(3), finishedAt: t(4) },
     };
     const { status } = podStatus(input([completedInit, crashed, running('side')]));
-    expect(status.containerStatuses![0]).toMatchObject({
+    expect(status.phase).toBe('Running');
+    expect(status.containerStatuses![0]).toEqual({
+      name: 'main',
+      image: 'busybox',
+      imageID: '',
+      containerID: undefined,
       restartCount: 3,
       started: false,
       ready: false,
+      // What a kubelet reports, not PodInitializing: the container ran and is to run again.
+      state: {
+        waiting: {
+          reason: 'CrashLoopBackOff',
+          message: 'back-off 8s restarting failed container=main pod=sbx-a_team(u-1)',
+        },
+      },
       lastState: { terminated: { exitCode: 1, reason: 'Error', startedAt: t(3), finishedAt: t(4) } },
     });
     const again = podStatus(
@@ -144,6 +163,14 @@ describe('podStatus', () => {
       state: { running: { startedAt: t(5) } },
       lastState: { terminated: { exitCode: 1 } },
     });
+  });
+
+  test("the back-off message says the delay as the kubelet's Go durations do", () => {
+    const pod = { name: 'p', namespace: 'ns', uid: 'u' };
+    const delays = [1_000, 2_000, 30_000, 60_000, 80_000, 300_000, 1_500].map(
+      (ms) => crashLoopBackOff(ms, 'c', pod).message.split(' ')[1],
+    );
+    expect(delays).toEqual(['1s', '2s', '30s', '1m0s', '1m20s', '5m0s', '1.5s']);
   });
 
   test('a condition keeps its transition time until it flips', () => {

@@ -16,8 +16,33 @@ export interface ContainerState {
   terminated?: Termination;
   /** The run before a restart (the kubelet's `lastState`). */
   last?: Termination;
-  waiting?: string;
+  /** Why it does not run now although it ran (a restart's back-off: `crashLoopBackOff`). */
+  waiting?: { reason: string; message: string };
   ready: boolean;
+}
+
+/**
+ * A container waiting out its back-off before a restart, as the kubelet reports it: reason
+ * `CrashLoopBackOff`, message `back-off 10s restarting failed container=main pod=name_ns(uid)`,
+ * the delay in Go's duration format (its `format.Pod` names the Pod).
+ */
+export function crashLoopBackOff(
+  backoffMs: number,
+  container: string,
+  pod: { name: string; namespace: string; uid: string },
+): { reason: 'CrashLoopBackOff'; message: string } {
+  return {
+    reason: 'CrashLoopBackOff',
+    message: `back-off ${goDuration(backoffMs)} restarting failed container=${container} pod=${pod.name}_${pod.namespace}(${pod.uid})`,
+  };
+}
+
+/** A duration as Go's `time.Duration.String()` writes one of a second or more: 30s, 1m0s, 1h2m3s. */
+function goDuration(ms: number): string {
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = `${(ms % 60_000) / 1000}s`;
+  return h > 0 ? `${h}h${m}m${s}` : m > 0 ? `${m}m${s}` : s;
 }
 
 /** When a Pod condition last flipped, and to what. */
@@ -97,10 +122,12 @@ function containerStatus(c: V1Container, s: ContainerState, failed: string | und
     ? { running: { startedAt: s.running.startedAt } }
     : s.terminated
       ? { terminated: terminated(s.terminated) }
-      : {
-          // Not started yet: waiting on the init containers, or never to start.
-          waiting: { reason: failed ? 'CreateContainerError' : 'PodInitializing', message: failed },
-        };
+      : s.waiting
+        ? { waiting: { reason: s.waiting.reason, message: s.waiting.message } }
+        : {
+            // Not started yet: waiting on the init containers, or never to start.
+            waiting: { reason: failed ? 'CreateContainerError' : 'PodInitializing', message: failed },
+          };
   return {
     name: c.name,
     image: c.image ?? '',
