@@ -178,7 +178,7 @@ const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
 const mib = (b: number) => `${Math.round(b / 2 ** 20)}Mi`;
 
 /** A Pod's effective request of `resource`: its containers' sum, or its largest init container's. */
-function request(p: V1Pod, resource: 'cpu' | 'memory'): number {
+export function request(p: V1Pod, resource: 'cpu' | 'memory'): number {
   const of = (cs: { resources?: { requests?: Record<string, string> } }[] | undefined) =>
     (cs ?? []).map((c) => {
       const q = c.resources?.requests?.[resource] ?? '0';
