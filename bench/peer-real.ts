@@ -37,8 +37,15 @@ import {
 } from './peer-side.ts';
 import { startRealCluster } from './real.ts';
 import { Sight } from './sight.ts';
-import { fromTemplates, removePool, removeSandboxes, removeTemplates, Stopping } from './cleanup.ts';
-import { cleanupFailed } from './cleanup.ts';
+import { Tracer, burstTable } from './trace.ts';
+import {
+  cleanupFailed,
+  fromTemplates,
+  removePool,
+  removeSandboxes,
+  removeTemplates,
+  Stopping,
+} from './cleanup.ts';
 import { peerSummary, type ColdTimes } from './peer-summary.ts';
 import { createRetrying, median, percentile, poolFull } from './support.ts';
 
@@ -76,6 +83,7 @@ async function main(): Promise<void> {
   const sights: Sight[] = [];
   let prober: FirstAnswer | undefined;
   let controller: Managed | undefined;
+  const tracers: { svc?: Tracer; peer?: Tracer } = {};
   const svcRef = { group: GROUP, version: VERSION };
 
   // Whatever the bench made goes on every way out (a cluster it brought up goes altogether),
@@ -85,6 +93,8 @@ async function main(): Promise<void> {
   cluster.beforeClose(async () => {
     stopping.stop();
     for (const s of sights) s.stop();
+    tracers.svc?.stop();
+    tracers.peer?.stop();
     peer?.stop();
     prober?.stop();
     const ours = async () => {
@@ -129,6 +139,17 @@ async function main(): Promise<void> {
       join(logs, 'peer.log'),
     );
     prober = new FirstAnswer(cluster.run, cluster.nodes);
+    // The bursts' trace (bench/trace.ts): each sandbox's objects, scheduling and containers
+    // (containerd's events on the first node), both sides alike; the peer's objects are
+    // known by their owning Sandbox.
+    const containerd = join(cluster.state, cluster.nodes[0] ?? 'n1', 'containerd.sock');
+    tracers.svc = await Tracer.open(kc, ns, containerd);
+    tracers.peer = await Tracer.open(
+      kc,
+      PEER_NS,
+      containerd,
+      (o) => o.metadata?.ownerReferences?.find((r) => r.kind === 'Sandbox')?.name,
+    );
 
     // Ours: a cold template and a warm one, the same image and workspace as the peer's.
     for (const name of TEMPLATES)
@@ -359,11 +380,15 @@ async function main(): Promise<void> {
       // 100 Pods asked every 20 ms would load the machine they are timed on.
       for (const k of keys) seen.set(k, { capMs: 100 });
       stopping.check();
+      const tracer = tracers[side]!;
       const t0 = performance.now();
       let own: number;
       if (side === 'svc') {
         await Promise.all(
-          names.map((name) => createRetrying(client, { name, templateRef: { name: 'peer-bench-cold' } })),
+          names.map(async (name) => {
+            await createRetrying(client, { name, templateRef: { name: 'peer-bench-cold' } });
+            tracer.mark(name, 'created');
+          }),
         );
         await eventually(
           () => {
@@ -378,7 +403,12 @@ async function main(): Promise<void> {
         );
         own = Math.max(...names.map((n) => running.get(n)!));
       } else {
-        await Promise.all(names.map((name) => peerSide.sandbox(name, plan)));
+        await Promise.all(
+          names.map(async (name) => {
+            await peerSide.sandbox(name, plan);
+            tracer.mark(name, 'created');
+          }),
+        );
         const ready = names.map((n) => `sandboxes/${n}`);
         await eventually(() => Promise.resolve(peerSide.readyCount(ready) === BURST), {
           timeoutMs: 900_000,
@@ -387,10 +417,20 @@ async function main(): Promise<void> {
         });
         own = Math.max(...(await Promise.all(ready.map((k) => peerSide.readyAt(k)))));
       }
-      const answered = Math.max(...(await Promise.all(keys.map((k) => answerOf(k)))));
+      const answers = await Promise.all(keys.map((k) => answerOf(k)));
+      const answered = Math.max(...answers);
+      for (const [i, name] of names.entries()) {
+        tracer.mark(name, 'answer', answers[i]);
+        tracer.mark(
+          name,
+          'running',
+          side === 'svc' ? running.get(name) : await peerSide.readyAt(`sandboxes/${name}`),
+        );
+      }
+      const steps = names.map((n) => tracer.steps(n, t0));
       if (side === 'svc') await Promise.all(names.map(dropOurs));
       else await Promise.all(names.map((n) => peerSide.delete(PEER.core, 'sandboxes', n)));
-      return { answer: (answered - t0) / 1000, own: (own - t0) / 1000 };
+      return { answer: (answered - t0) / 1000, own: (own - t0) / 1000, trace: burstTable(steps) };
     };
     const svcBurst = BURST > 0 ? await burst('svc') : undefined;
     if (svcBurst)
@@ -402,6 +442,8 @@ async function main(): Promise<void> {
       console.log(
         `peer burst of ${BURST}: all answered after ${peerBurst.answer.toFixed(1)} s (all Ready ${peerBurst.own.toFixed(1)} s)`,
       );
+
+    if (svcBurst && peerBurst) printBurstTrace(svcBurst.trace, peerBurst.trace);
 
     const line = (what: string, xs: number[]) =>
       console.log(
@@ -465,4 +507,25 @@ function peerPodSpec(ours: V1PodSpec, tokenSecret: string): V1PodSpec {
   for (const c of [...(spec.initContainers ?? []), ...spec.containers])
     c.volumeMounts = c.volumeMounts?.filter((m) => m.name === 'workspace' || !dropped.has(m.name));
   return spec;
+}
+
+/**
+ * Where each side's burst spends its time: per step, when the median and the last sandbox
+ * reached it (s from the burst's start) and how many were seen. The Pod sandbox's (pause)
+ * task is matched as for one create at a time (bench/trace.ts), so in a burst it is only
+ * roughly its own.
+ */
+function printBurstTrace(svc: ReturnType<typeof burstTable>, peer: ReturnType<typeof burstTable>): void {
+  const s = (ms?: number) => (ms === undefined ? '—' : (ms / 1000).toFixed(1));
+  console.log(
+    `\nwhere each burst spends its time (s from the burst's start: median sandbox / last sandbox (seen)):`,
+  );
+  console.log(`${''.padEnd(54)}${'svc'.padEnd(20)}peer`);
+  for (const [i, row] of svc.entries()) {
+    const p = peer[i]!;
+    if (row.n === 0 && p.n === 0) continue;
+    console.log(
+      `${row.label.padEnd(54)}${`${s(row.median)} / ${s(row.last)} (${row.n})`.padEnd(20)}${s(p.median)} / ${s(p.last)} (${p.n})`,
+    );
+  }
 }

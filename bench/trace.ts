@@ -29,11 +29,23 @@ export const STEPS = [
   ['initDone', 'Pod status: init container terminated'],
   ['mainRunning', 'Pod status: main container running'],
   ['ready', 'Pod Ready (kubelet probe)'],
+  ['answer', "sandboxd's first answer (from the Pod's node)"],
   ['running', "Sandbox Running (svc's status, client's watch)"],
   ['output', 'first output of `echo hi` (exec)'],
 ] as const;
 
 export type Step = (typeof STEPS)[number][0];
+
+/** What the Tracer reads of each object it watches. */
+export interface Traced {
+  metadata?: {
+    name?: string;
+    labels?: Record<string, string>;
+    ownerReferences?: { kind: string; name: string }[];
+  };
+  spec?: { nodeName?: string };
+  status?: { phase?: string };
+}
 
 interface TaskEvent {
   at: number;
@@ -50,15 +62,20 @@ export class Tracer {
   readonly #sights: Sight[] = [];
   #ctr: ChildProcess | undefined;
 
-  static async open(kc: KubeConfig, namespace: string, containerdSocket?: string): Promise<Tracer> {
+  /**
+   * `ownerOf`: whose an object is (a sandbox's name); by default svc's `svc.io/sandbox` label.
+   * bench-peer's trace of the peer's namespace names its objects' owning Sandbox instead.
+   */
+  static async open(
+    kc: KubeConfig,
+    namespace: string,
+    containerdSocket?: string,
+    ownerOf: (o: Traced) => string | undefined = (o) => o.metadata?.labels?.[Labels.sandbox],
+  ): Promise<Tracer> {
     const t = new Tracer();
     const ns = `/namespaces/${namespace}`;
-    type Obj = {
-      metadata?: { name?: string; labels?: Record<string, string> };
-      spec?: { nodeName?: string };
-      status?: { phase?: string };
-    };
-    const owner = (o: Obj) => o.metadata?.labels?.[Labels.sandbox];
+    type Obj = Traced;
+    const owner = ownerOf;
     const watch = async (path: string, on: (o: Obj) => void) =>
       t.#sights.push(await Sight.open<Obj>(kc, path, (type, o) => type !== 'DELETED' && on(o)));
     await watch(`/apis/${GROUP}/${VERSION}${ns}/sandboxes`, (o) => t.mark(o.metadata?.name, 'sandbox'));
@@ -170,5 +187,25 @@ export function traceTable(
   return STEPS.map(([step, label]) => {
     const xs = runs.flatMap((r) => (r[step] === undefined ? [] : [r[step]]));
     return { step, label, ms: xs.length > 0 ? median(xs) : undefined };
+  });
+}
+
+/**
+ * A burst's steps: for each step, when the median sandbox and the last one reached it (ms
+ * from the burst's start), and how many did. A burst is judged by its last sandbox; the
+ * median shows whether the steps before it queue (the last far behind the median) or not.
+ */
+export function burstTable(
+  runs: Partial<Record<Step, number>>[],
+): { step: Step; label: string; median?: number; last?: number; n: number }[] {
+  return STEPS.map(([step, label]) => {
+    const xs = runs.flatMap((r) => (r[step] === undefined ? [] : [r[step]]));
+    return {
+      step,
+      label,
+      median: xs.length > 0 ? median(xs) : undefined,
+      last: xs.length > 0 ? Math.max(...xs) : undefined,
+      n: xs.length,
+    };
   });
 }

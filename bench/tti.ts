@@ -5,13 +5,20 @@
 // claimed), one after another and in bursts, on devnode and, with CLUSTER=real, on a real
 // cluster too (hack/cluster, svc installed by its chart), printed side by side.
 import { CustomObjectsApi, type KubeConfig } from '@kubernetes/client-node';
-import { SvcClient } from '../clients/typescript/index.ts';
+import { EventStream, SvcClient, type WatchEvents } from '../clients/typescript/index.ts';
 import { GROUP, VERSION } from '../core/index.ts';
 import { eventually } from '../stack/index.ts';
-import { fromTemplates, removePool, removeSandboxes, removeTemplates, Stopping } from './cleanup.ts';
-import { cleanupFailed } from './cleanup.ts';
+import {
+  cleanupFailed,
+  fromTemplates,
+  removePool,
+  removeSandboxes,
+  removeTemplates,
+  Stopping,
+} from './cleanup.ts';
 import { startStack } from './stack.ts';
-import { median, percentile, poolFull, round } from './support.ts';
+import { checkPoolRoom, waitPoolFull } from './pool-fill.ts';
+import { median, percentile, round } from './support.ts';
 import { Tracer, traceTable, type Step } from './trace.ts';
 import { realCluster } from './tti-real.ts';
 
@@ -118,12 +125,37 @@ async function firstOutput(
 class RunningWatch {
   readonly #seen = new Set<string>();
   readonly #waiters = new Map<string, { seen: () => void; timer: NodeJS.Timeout }>();
-  readonly #ctrl = new AbortController();
   #lost: Error | undefined;
+  #stopped = false;
+  #close: () => Promise<void> = () => Promise.resolve();
 
-  static async open(client: SvcClient): Promise<RunningWatch> {
+  /**
+   * The watch is the client's own request (`client.raw`, as `watchSandboxes` makes it), its
+   * body read here, so that `stop` cancels that body and the connection closes. An AbortSignal
+   * would not do it reliably: fetch follows the signal through the Request openapi-fetch
+   * builds, by a weak reference that is lost once that Request is collected
+   * (nodejs/node#55428); after a burst's garbage, aborting no longer closed the watch, and its
+   * socket kept the bench's process alive after its last line.
+   */
+  static async open(client: SvcClient, namespace: string): Promise<RunningWatch> {
     const w = new RunningWatch();
-    const stream = await client.watchSandboxes({ signal: w.#ctrl.signal });
+    const { response } = await client.raw.GET('/sandboxes', {
+      params: { query: { namespace, watch: 'true' } },
+      headers: { accept: 'text/event-stream' },
+      parseAs: 'stream',
+    });
+    if (!response.ok || !response.body)
+      throw new Error(`the watch of sandboxes answered ${response.status}: ${await response.text()}`);
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    w.#close = () => reader.cancel().catch(() => undefined);
+    const body = new ReadableStream<Uint8Array>({
+      pull: async (c) => {
+        const chunk = await reader.read();
+        if (chunk.done) c.close();
+        else c.enqueue(chunk.value);
+      },
+    });
+    const stream = new EventStream<WatchEvents>(body, ['added', 'modified', 'deleted']);
     void (async () => {
       try {
         for await (const ev of stream) {
@@ -160,12 +192,12 @@ class RunningWatch {
 
   /** Throws once the watch ended: a bench that lost sight must fail, not wait. */
   check(): void {
-    if (this.#lost && !this.#ctrl.signal.aborted)
-      throw new Error(`lost sight of sandboxes: ${this.#lost.message}`);
+    if (this.#lost && !this.#stopped) throw new Error(`lost sight of sandboxes: ${this.#lost.message}`);
   }
 
-  stop(): void {
-    this.#ctrl.abort();
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    await this.#close();
   }
 }
 
@@ -185,7 +217,7 @@ async function measure(side: Side): Promise<Figures> {
         spec: templateSpec,
       },
     });
-  const watch = await RunningWatch.open(side.client);
+  const watch = await RunningWatch.open(side.client, ns);
   const tracer = await Tracer.open(side.kc, ns, side.containerd);
   // A cluster kept up (SVC_E2E_STATE) keeps nothing of the bench's, however the bench ends:
   // its sandboxes gone first, then the pool and the templates they are made from
@@ -195,7 +227,7 @@ async function measure(side: Side): Promise<Figures> {
   const cleanup = () =>
     (cleaning ??= (async () => {
       stopping.stop();
-      watch.stop();
+      await watch.stop();
       tracer.stop();
       try {
         await removeSandboxes(side.kc, ns, fromTemplates(...TEMPLATES));
@@ -222,12 +254,9 @@ async function measure(side: Side): Promise<Figures> {
         spec: { templateRef: { name: 'tti-warm' }, mode: 'code', replicas: POOL },
       },
     });
-    const full = (size: number) =>
-      eventually(() => poolFull(side.kc, ns, 'tti', size), {
-        timeoutMs: 300_000,
-        intervalMs: 50,
-        describe: () => `the pool never had ${size} Ready members`,
-      });
+    // A pool that cannot fill ends the bench at once with why (bench/pool-fill.ts): members
+    // that do not fit the node, the pool's own cause, each member not ready.
+    const full = (size: number) => waitPoolFull(side.kc, ns, 'tti', size, 300_000);
     // Each create starts with the previous ones gone (their Pods and claims too), so none
     // shares the node with a teardown.
     const gone = async (names: string[]) => {
@@ -312,6 +341,9 @@ async function measure(side: Side): Promise<Figures> {
       return got.flatMap((x) => (x === undefined ? [] : [x]));
     };
     if (BURST > 0) {
+      // Members that cannot fit the node would only show as the scheduler's refusals: said
+      // before scaling (devnode has no scheduler and places every Pod).
+      if (side.cluster === 'real') await checkPoolRoom(side.kc, ns, 'tti', BURST);
       await setPool(BURST);
       await full(BURST);
       f.burstWarm = await burst('tti-bw', 'tti-warm');
@@ -413,6 +445,3 @@ for (const r of results) {
     }),
   );
 }
-// Everything the bench started is closed by now (`onSide`), but a socket of a given cluster's
-// (SVC_E2E_STATE) client can keep the loop alive after the last line: end with what was set.
-process.exit(process.exitCode ?? 0);

@@ -34,6 +34,7 @@ import {
   type PoolCache,
 } from './member.ts';
 import type { WarmPoolMetrics } from './metrics.ts';
+import { whyShort } from './short.ts';
 
 /** On a pool: its unclaimed members go before the pool does (no garbage collector is assumed). */
 export const POOL_FINALIZER = 'svc.io/warmpool-members';
@@ -149,10 +150,14 @@ export class WarmPoolReconciler {
     const count = want;
     const readyCount = Math.min(ready.length, want);
     this.#d.metrics.ready(namespace, name, readyCount);
+    // A pool that cannot fill says why (a member the scheduler refuses, a container that
+    // cannot start), not only how many are ready: the members made just above are not in
+    // `live` and have no status yet, so they add nothing here.
+    const short = readyCount >= want ? undefined : whyShort(live.filter((p) => !ready.includes(p)));
     await this.#writeStatus(pool, count, readyCount, {
       ok: readyCount >= want,
-      reason: readyCount >= want ? 'Full' : 'Filling',
-      message: `${readyCount} of ${want} members ready`,
+      reason: readyCount >= want ? 'Full' : (short?.reason ?? 'Filling'),
+      message: `${readyCount} of ${want} members ready${short ? `; ${short.message}` : ''}`,
     });
     return RECHECK_MS;
   };

@@ -45,6 +45,11 @@ useDevnode(ns);
 const template = useClusterTemplate('wp', ns, {});
 // The parallel test's pool has a template of its own, so no other pool's members are claimed.
 const burstTemplate = useClusterTemplate('wpburst', ns, {});
+// Members whose claims no provisioner takes: devnode never binds their Pods, and the test
+// writes the scheduler's refusal on them.
+const stuckTemplate = useClusterTemplate('wpstuck', ns, {
+  storage: { size: '1Gi', storageClassName: 'wp-nowhere' },
+});
 const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
 const pools = { group: GROUP, version: VERSION, plural: 'sandboxwarmpools' };
 const sandboxes = { group: GROUP, version: VERSION, plural: 'sandboxes' };
@@ -502,6 +507,52 @@ describe('a warm pool', () => {
       await api.call('DELETE', `/governance/policies/${ns.name}`, { key: api.keys.admin });
     }
   }, 120_000);
+
+  test('a pool whose members the scheduler refuses says why in its Ready condition', async () => {
+    await createPool('stuck', stuckTemplate, 2);
+    let pods: V1Pod[] = [];
+    await eventually(async () => (pods = await members('stuck')).length === 2, {
+      timeoutMs: 30_000,
+      describe: () => `stuck's 2 members (${pods.length})`,
+    });
+    const refusal = '0/1 nodes are available: 1 Insufficient cpu.';
+    // What kube-scheduler writes on a Pod it cannot place.
+    await ns.core.patchNamespacedPodStatus(
+      {
+        namespace: ns.name,
+        name: pods[0]!.metadata!.name!,
+        body: {
+          status: {
+            conditions: [
+              { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message: refusal },
+            ],
+          },
+        },
+      },
+      mergePatch,
+    );
+    let last: SandboxWarmPool | undefined;
+    await eventually(
+      async () => {
+        last = await getPool('stuck');
+        return last.status?.conditions?.some((c) => c.reason === 'Unschedulable') ?? false;
+      },
+      { timeoutMs: 30_000, describe: () => `stuck's status: ${JSON.stringify(last?.status)}` },
+    );
+    expect(last!.status!.readyReplicas).toBe(0);
+    expect(last!.status!.conditions!.find((c) => c.type === 'Ready')).toMatchObject({
+      status: 'False',
+      reason: 'Unschedulable',
+      message: `0 of 2 members ready; 1 member(s) cannot be scheduled (${pods[0]!.metadata!.name}: ${refusal})`,
+    });
+    const columns = await kubectl('describe', 'sandboxwarmpool', 'stuck', '-n', ns.name);
+    expect(columns).toContain('Insufficient cpu');
+    await ns.custom.deleteNamespacedCustomObject({ ...pools, namespace: ns.name, name: 'stuck' });
+    await eventually(async () => (await members('stuck')).length === 0, {
+      timeoutMs: 30_000,
+      describe: () => "stuck's members gone",
+    });
+  });
 
   test('deleting the pool deletes its unclaimed members and leaves claimed sandboxes alone', async () => {
     const unclaimed = (await full('main', 2)).map((p) => p.metadata!.name!);
