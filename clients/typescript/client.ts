@@ -149,7 +149,9 @@ export class SvcClient {
         signal: opts.signal,
       }),
     );
-    return new EventStream<WatchEvents>(streamOf(stream), sseEventNames.listSandboxes);
+    return new EventStream<WatchEvents>(streamOf(stream), sseEventNames.listSandboxes, {
+      signal: opts.signal,
+    });
   }
 
   async createSandbox(
@@ -319,7 +321,9 @@ export class SvcClient {
         signal: opts.signal,
       }),
     );
-    return new EventStream<ConfigureEvents>(streamOf(stream), sseEventNames.configureSandbox);
+    return new EventStream<ConfigureEvents>(streamOf(stream), sseEventNames.configureSandbox, {
+      signal: opts.signal,
+    });
   }
 
   /**
@@ -375,7 +379,9 @@ export class SvcClient {
         ...(input instanceof ReadableStream ? { duplex: 'half' } : {}),
       }),
     );
-    return new EventStream<InvokeEvents>(streamOf(stream), sseEventNames.invokeSandbox);
+    return new EventStream<InvokeEvents>(streamOf(stream), sseEventNames.invokeSandbox, {
+      signal: opts.signal,
+    });
   }
 
   async cancelInvoke(id: string, invokeId: string, opts: CallOptions = {}): Promise<Success<'cancelInvoke'>> {
@@ -460,7 +466,10 @@ export class SvcClient {
         signal: opts.signal,
       }),
     );
-    return new EventStream<RunEvents>(streamOf(stream), sseEventNames.getRunEvents, { ids: true });
+    return new EventStream<RunEvents>(streamOf(stream), sseEventNames.getRunEvents, {
+      ids: true,
+      signal: opts.signal,
+    });
   }
 
   /**
@@ -511,7 +520,7 @@ export class SvcClient {
         signal: opts.signal,
       }),
     );
-    return new EventStream<ExecEvents>(streamOf(stream), sseEventNames.execSandbox);
+    return new EventStream<ExecEvents>(streamOf(stream), sseEventNames.execSandbox, { signal: opts.signal });
   }
 
   async cancelExec(id: string, invokeId: string, opts: CallOptions = {}): Promise<Success<'cancelExec'>> {
@@ -547,7 +556,9 @@ export class SvcClient {
         signal: opts.signal,
       }),
     );
-    return new EventStream<LogEvents>(streamOf(stream), sseEventNames.getSandboxLogs);
+    return new EventStream<LogEvents>(streamOf(stream), sseEventNames.getSandboxLogs, {
+      signal: opts.signal,
+    });
   }
 
   /**
@@ -581,7 +592,9 @@ export class SvcClient {
         signal: opts.signal,
       }),
     );
-    return new EventStream<UsageEvents>(streamOf(stream), sseEventNames.getSandboxUsage);
+    return new EventStream<UsageEvents>(streamOf(stream), sseEventNames.getSandboxUsage, {
+      signal: opts.signal,
+    });
   }
 
   // Audit and governance (admins)

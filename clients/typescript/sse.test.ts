@@ -34,6 +34,44 @@ const WIRE =
   'event: exit\ndata: {"invokeId":"i-1","exitCode":3,"durationMs":12,"reason":"completed"}\n\n';
 
 describe('EventStream', () => {
+  test("aborting the call's signal ends a stream that is waiting, with the abort's reason, and cancels its body", async () => {
+    // A body that sends one event and then never another, as a quiet watch does.
+    const state = { canceled: false };
+    const stream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(encoder.encode('event: start\ndata: {"invokeId":"i-1","startedAt":"x"}\n\n'));
+      },
+      cancel() {
+        state.canceled = true;
+      },
+    });
+    const ctrl = new AbortController();
+    const events = new EventStream<InvokeEvents>(stream, sseEventNames.invokeSandbox, {
+      signal: ctrl.signal,
+    });
+    const seen: string[] = [];
+    const read = (async () => {
+      for await (const e of events) {
+        seen.push(e.event);
+        ctrl.abort(new Error('stopped by the caller'));
+      }
+    })();
+    await expect(read).rejects.toThrow('stopped by the caller');
+    expect(seen).toEqual(['start']);
+    expect(state.canceled).toBe(true);
+  });
+
+  test('a signal aborted before the stream is read ends it at once', async () => {
+    const b = body([WIRE]);
+    const ctrl = new AbortController();
+    ctrl.abort(new Error('already stopped'));
+    const events = new EventStream<InvokeEvents>(b.stream, sseEventNames.invokeSandbox, {
+      signal: ctrl.signal,
+    });
+    await expect(events.toArray()).rejects.toThrow('already stopped');
+    expect(b.state.canceled).toBe(true);
+  });
+
   test('yields typed events in order, whatever the chunking (even inside a UTF-8 character)', async () => {
     const bytes = encoder.encode(WIRE);
     const want = [

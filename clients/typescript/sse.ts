@@ -14,27 +14,38 @@ export class EventStream<M> implements AsyncIterable<StreamEvent<M>> {
   readonly #body: ReadableStream<Uint8Array>;
   readonly #names: readonly string[];
   readonly #ids: boolean;
+  readonly #signal: AbortSignal | undefined;
   #iterated = false;
 
   /**
    * `names`: the events this stream's operation documents; others (newer servers') are
    * skipped. `ids`: each event carries its `id` (a run's events stream; an invoke's or
    * exec's events are numbered too, the n-th having id n, but keep their `{event, data}` shape).
+   * `signal`: the call's; aborting it ends the stream here too. fetch alone is not enough:
+   * Node's fetch follows a Request's signal through a weak reference, lost once that Request
+   * is collected, and then an abort leaves the connection open (nodejs/node#55428). The
+   * listener added here is held by the signal, which the caller holds.
    */
   constructor(
     body: ReadableStream<Uint8Array>,
     names: readonly (keyof M & string)[],
-    opts: { ids?: boolean } = {},
+    opts: { ids?: boolean; signal?: AbortSignal | undefined } = {},
   ) {
     this.#body = body;
     this.#names = names;
     this.#ids = opts.ids ?? false;
+    this.#signal = opts.signal;
   }
 
   async *[Symbol.asyncIterator](): AsyncGenerator<StreamEvent<M>, void, undefined> {
     if (this.#iterated) throw new Error('an event stream can be iterated once');
     this.#iterated = true;
     const reader = this.#body.getReader();
+    const signal = this.#signal;
+    // Cancelling ends a pending read with `done`; the loop then throws the abort's reason, as
+    // a fetch body errored by its signal does.
+    const onAbort = () => void reader.cancel(signal?.reason).catch(() => undefined);
+    signal?.addEventListener('abort', onAbort, { once: true });
     const parser = new SseParser({ ids: this.#ids });
     const decoder = new TextDecoder();
     let done = false;
@@ -42,8 +53,10 @@ export class EventStream<M> implements AsyncIterable<StreamEvent<M>> {
     // parser would read a CR and then an LF seen apart as two line ends.
     let held = '';
     try {
+      signal?.throwIfAborted();
       while (!done) {
         const chunk = await reader.read();
+        signal?.throwIfAborted();
         done = chunk.done;
         let text = held + (chunk.done ? decoder.decode() : decoder.decode(chunk.value, { stream: true }));
         held = '';
@@ -65,6 +78,7 @@ export class EventStream<M> implements AsyncIterable<StreamEvent<M>> {
         }
       }
     } finally {
+      signal?.removeEventListener('abort', onAbort);
       // Leaving the loop early (break, throw) closes the connection; for an invoke the
       // server then ends the run, as a disconnected client does.
       if (!done) await reader.cancel().catch(() => undefined);
