@@ -51,12 +51,14 @@ describe('a sandbox from the default template on a real cluster', () => {
     expect(main.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
     expect(main.image).toBe('docker.io/library/debian:bookworm');
     // sandboxd came by the init container's copy (the default), or by an image volume of the
-    // svc image when the chart says `operator.sandboxdDelivery: imageVolume`.
+    // svc image (`operator.sandboxdDelivery: imageVolume`) or the node plugin's CSI volume
+    // (`csi`; e2e/delivery.test.ts).
     if (p.spec?.initContainers) {
       const init = p.status!.initContainerStatuses!.find((c) => c.name === 'install-sandboxd')!;
       expect(init.state?.terminated?.exitCode).toBe(0);
     } else {
-      expect(p.spec?.volumes?.find((v) => v.name === 'svc-bin')?.image?.reference).toMatch(/svc/);
+      const bin = p.spec?.volumes?.find((v) => v.name === 'svc-bin');
+      expect(bin?.image?.reference ?? bin?.csi?.driver).toMatch(/svc/);
     }
     expect(objects).toEqual(expect.arrayContaining([expect.stringMatching(/^PersistentVolumeClaim\//)]));
   });
