@@ -372,12 +372,13 @@ describe('sandboxd delivery csi (operator.sandboxdDelivery, sandboxdCsi.*)', () 
       .map(sortKey)
       .sort();
 
-  it('by default (initContainer) nothing of the node plugin is rendered', () => {
-    expect(csiObjects(render([]))).toEqual([]);
+  it('initContainer or imageVolume: nothing of the node plugin is rendered', () => {
+    expect(csiObjects(render(['operator.sandboxdDelivery=initContainer']))).toEqual([]);
+    expect(csiObjects(render(['operator.sandboxdDelivery=imageVolume']))).toEqual([]);
   });
 
-  it('csi: a CSIDriver for inline use only and a privileged DaemonSet on every node; the operator asks for csi', () => {
-    const objects = render(['operator.sandboxdDelivery=csi']);
+  it('csi, the default: a CSIDriver for inline use only and a privileged DaemonSet on every node; the operator asks for csi', () => {
+    const objects = render([]);
     expect(csiObjects(objects)).toEqual([
       'CSIDriver//sandboxd.svc.io',
       'DaemonSet/svc-system/svc-sandboxd-csi',
