@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # The svc image: one `svc` binary (the operator, the API and the admission webhook are its
 # subcommands) and sandboxd, a static Go binary that the operator's init container copies
-# into every sandbox Pod from /usr/local/bin/sandboxd (--sandboxd-path).
+# into every sandbox Pod from /usr/local/bin/sandboxd (--sandboxd-path), or that
+# sandboxd-csi, the chart's node plugin (`operator.sandboxdDelivery: csi`), serves to them.
 #
 # The build runs the same make targets and scripts as a checkout does, and
 # hack/image/check.sh (`make image-check`, part of `make test`) rebuilds the runtime stage's
@@ -14,7 +15,8 @@ FROM golang:1.26-bookworm AS sandboxd
 WORKDIR /src
 COPY Makefile ./
 COPY sandboxd/ sandboxd/
-RUN make sandboxd-binary
+COPY sandboxd-csi/ sandboxd-csi/
+RUN make sandboxd-binary sandboxd-csi-binary
 
 FROM node:24-bookworm AS build
 WORKDIR /src
@@ -36,6 +38,7 @@ LABEL org.opencontainers.image.title="svc" \
       org.opencontainers.image.version="${VERSION}"
 COPY --from=build /app/ /app/
 COPY --from=sandboxd /src/dist/sandboxd /usr/local/bin/sandboxd
+COPY --from=sandboxd /src/dist/sandboxd-csi /usr/local/bin/sandboxd-csi
 # The chart runs every container with a read-only root and an emptyDir at /tmp: anything
 # that looks for a home directory finds a writable one there.
 ENV HOME=/tmp

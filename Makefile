@@ -6,7 +6,7 @@ NODE := node_modules/.bin/node
 SVC := $(NODE) cmd/svc.ts
 
 .PHONY: help deps system-deps kube generate client-types check-generated sandboxd-types typecheck lint format-check \
-	test test-unit test-go test-python python-client test-fuzz test-integration test-e2e dev sandboxd-binary image-check helm kustomize \
+	test test-unit test-go test-python python-client test-fuzz test-integration test-e2e dev sandboxd-binary sandboxd-csi-binary image-check helm kustomize \
 	bench-sandboxd bench-clone bench-create bench-api bench-invoke bench-exec bench-files bench-terminal bench-claim bench-peer bench-scale bench-tti bench-egress cli-binary bench-cli
 
 help:
@@ -54,7 +54,7 @@ cluster: cluster-preflight kube
 cluster-down:
 	@bash hack/cluster/down.sh
 
-images: node_modules/.stamp sandboxd-binary
+images: node_modules/.stamp sandboxd-binary sandboxd-csi-binary
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/images.sh
 
@@ -111,6 +111,7 @@ test-go:
 	  out=$$(cd $$d && gofmt -l .); [ -z "$$out" ] || { echo "gofmt -l ($$d): $$out" >&2; exit 1; }; \
 	done
 	cd sandboxd && go vet ./... && go test ./...
+	cd sandboxd-csi && go vet ./... && go test ./...
 	cd hack/cluster/csi && go vet ./... && go test ./...
 
 # The run's temporary folders live in a folder of its own (TMPDIR), so the leftover check
@@ -163,6 +164,14 @@ dist/sandboxd: $(SANDBOXD_SOURCES)
 	@mkdir -p dist
 	cd sandboxd && CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' -o ../dist/sandboxd .
 
+# sandboxd-csi, the node plugin of `sandboxdDelivery: csi` (sandboxd-csi/main.go), into the
+# svc image beside sandboxd; built the same way (static, stripped, reproducible).
+SANDBOXD_CSI_SOURCES := $(shell find sandboxd-csi -name '*.go' ! -name '*_test.go') sandboxd-csi/go.mod sandboxd-csi/go.sum
+sandboxd-csi-binary: dist/sandboxd-csi
+dist/sandboxd-csi: $(SANDBOXD_CSI_SOURCES)
+	@mkdir -p dist
+	cd sandboxd-csi && CGO_ENABLED=0 go build -trimpath -buildvcs=false -ldflags='-s -w -buildid=' -o ../dist/sandboxd-csi .
+
 # sbx, the command line (cli/), as one executable: dist/sbx (cli/build.ts: an esbuild bundle
 # made a Node single-executable application). Rebuilt only when its sources change.
 CLI_SOURCES := $(shell find cli clients/typescript core mcp -name '*.ts' ! -name '*.test.ts') package.json package-lock.json
@@ -171,7 +180,7 @@ dist/sbx: node_modules/.stamp $(CLI_SOURCES)
 	$(NODE) cli/build.ts
 
 # The Dockerfile's runtime stage rebuilt in a temporary folder and run, without Docker.
-image-check: node_modules/.stamp sandboxd-binary system-deps
+image-check: node_modules/.stamp sandboxd-binary sandboxd-csi-binary system-deps
 	bash hack/image/check.sh
 
 # The whole service on this machine; state in .dev/ (delete it to start afresh). The API

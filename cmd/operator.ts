@@ -1,5 +1,7 @@
 // `svc operator`: the Sandbox controller. One replica leads (a Lease in the service's
 // namespace); the others wait to take over.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { pino } from 'pino';
 import { z } from 'zod';
@@ -39,8 +41,13 @@ const Config = z.object({
   identity: z.string().default(process.env.POD_NAME ?? hostname()),
   'sandboxd-image': z.string().default('ghcr.io/svc-dev/svc:latest'),
   'sandboxd-path': z.string().default('/usr/local/bin/sandboxd'),
-  /** initContainer (any runtime) or imageVolume (containerd 2.1+, CRI-O 1.31+): no init container. */
-  'sandboxd-delivery': z.enum(['initContainer', 'imageVolume']).default('initContainer'),
+  /**
+   * initContainer (any runtime), imageVolume (containerd 2.1+, CRI-O 1.31+) or csi (the chart's
+   * node plugin sandboxd-csi, any runtime): the last two start no init container.
+   */
+  'sandboxd-delivery': z.enum(['initContainer', 'imageVolume', 'csi']).default('initContainer'),
+  /** With csi: the node plugin's CSI driver name (the chart's CSIDriver). */
+  'sandboxd-csi-driver': z.string().default('sandboxd.svc.io'),
   'networking.previewDomain': z.string().optional(),
   'networking.portForwardIngressClass': z.string().default('nginx'),
   'networking.ingressNamespace': z.string().optional(),
@@ -98,6 +105,18 @@ export async function main(argv: string[]): Promise<number> {
   const config = parseConfig(Config, raw, 'operator');
   if (!config) return 2;
   const logger = pino({ level: config['log-level'], base: { component: 'operator' } });
+  const sandboxdCsi =
+    config['sandboxd-delivery'] === 'csi'
+      ? await csiDelivery(config['sandboxd-path'], config['sandboxd-csi-driver'])
+      : undefined;
+  if (sandboxdCsi === null) {
+    logger.error(
+      { path: config['sandboxd-path'] },
+      '--sandboxd-delivery=csi: cannot read --sandboxd-path in this container (it must be the svc image, whose sandboxd the nodes serve)',
+    );
+    return 2;
+  }
+  if (sandboxdCsi) logger.info(sandboxdCsi, 'sandboxd delivered by CSI inline volumes');
   const tracing = createTracing({ serviceName: 'svc-operator', otlpEndpoint: config['otlp-endpoint'] });
   const lost = new AbortController();
   // Served before the Lease is won: a standby replica answers /metrics (svc_operator_leader 0).
@@ -120,6 +139,7 @@ export async function main(argv: string[]): Promise<number> {
       sandboxdImage: config['sandboxd-image'],
       sandboxdPath: config['sandboxd-path'],
       sandboxdDelivery: config['sandboxd-delivery'],
+      ...(sandboxdCsi ? { sandboxdCsi } : {}),
       previewDomain: config['networking.previewDomain'] || undefined,
       ingressClass: config['networking.portForwardIngressClass'],
       ingressNamespace: config['networking.ingressNamespace'],
@@ -168,4 +188,15 @@ export async function main(argv: string[]): Promise<number> {
   await tracing.shutdown();
   // Losing the Lease ends the process, so a supervisor restarts it as a fresh candidate.
   return reason === 'lost leadership' ? 1 : 0;
+}
+
+/**
+ * `--sandboxd-delivery=csi`: the digest Pods ask the node plugin for is that of the sandboxd in
+ * the operator's own image (the chart runs the operator and the plugin from one image), read
+ * once here; null when the file cannot be read.
+ */
+async function csiDelivery(path: string, driver: string): Promise<{ driver: string; sha256: string } | null> {
+  const bytes = await readFile(path).catch(() => null);
+  if (!bytes) return null;
+  return { driver, sha256: createHash('sha256').update(bytes).digest('hex') };
 }

@@ -19,8 +19,8 @@ async function readPod(podName: string) {
 
 beforeAll(async () => {
   await alice.createSandbox({ name, mode: 'code', templateRef: { name: 'default' } });
-  // Cold: a CSI volume provisioned on the node the scheduler picks, the init container
-  // copying sandboxd, the template's image started by containerd.
+  // Cold: a CSI volume provisioned on the node the scheduler picks, sandboxd mounted (or
+  // copied by an init container), the template's image started by containerd.
   await alice.waitForPhase(name, 'Running', { timeoutMs: 240_000 });
 }, 300_000);
 
@@ -50,13 +50,15 @@ describe('a sandbox from the default template on a real cluster', () => {
     const main = p.status!.containerStatuses!.find((c) => c.name === 'sandbox')!;
     expect(main.containerID).toMatch(/^containerd:\/\/[0-9a-f]{64}$/);
     expect(main.image).toBe('docker.io/library/debian:bookworm');
-    // sandboxd came by the init container's copy (the default), or by an image volume of the
-    // svc image when the chart says `operator.sandboxdDelivery: imageVolume`.
+    // sandboxd came by the node plugin's CSI volume (`operator.sandboxdDelivery: csi`, the
+    // chart's default; e2e/delivery.test.ts), an init container's copy (`initContainer`) or an
+    // image volume of the svc image (`imageVolume`).
     if (p.spec?.initContainers) {
       const init = p.status!.initContainerStatuses!.find((c) => c.name === 'install-sandboxd')!;
       expect(init.state?.terminated?.exitCode).toBe(0);
     } else {
-      expect(p.spec?.volumes?.find((v) => v.name === 'svc-bin')?.image?.reference).toMatch(/svc/);
+      const bin = p.spec?.volumes?.find((v) => v.name === 'svc-bin');
+      expect(bin?.image?.reference ?? bin?.csi?.driver).toMatch(/svc/);
     }
     expect(objects).toEqual(expect.arrayContaining([expect.stringMatching(/^PersistentVolumeClaim\//)]));
   });

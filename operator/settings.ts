@@ -27,9 +27,18 @@ export interface OperatorSettings {
   /**
    * How sandboxd gets into a sandbox Pod: copied by an init container (the default; any
    * runtime), or `imageVolume`: `sandboxdImage` mounted as an image volume, no init container
-   * (the runtime must support image volumes: containerd 2.1+, CRI-O 1.31+).
+   * (the runtime must support image volumes: containerd 2.1+, CRI-O 1.31+), or `csi`: a
+   * read-only CSI ephemeral inline volume of the chart's node plugin (sandboxd-csi), no init
+   * container, any runtime (`sandboxdCsi` says which driver and which sandboxd).
    */
-  sandboxdDelivery?: 'initContainer' | 'imageVolume';
+  sandboxdDelivery?: 'initContainer' | 'imageVolume' | 'csi';
+  /**
+   * With `sandboxdDelivery: csi`: the node plugin's CSI driver name and the sha256 (lower-case
+   * hex) of the sandboxd Pods ask it for, which is the operator's own image's
+   * (`sandboxdPath`, hashed once at start): the node serves that digest's copy or, until its
+   * plugin has it, fails the mount (the kubelet retries).
+   */
+  sandboxdCsi?: { driver: string; sha256: string };
   /** `networking.previewDomain`: when set, forwarded ports also get an Ingress and a previewUrl. */
   previewDomain?: string;
   /** `networking.portForwardIngressClass`. */

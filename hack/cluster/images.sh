@@ -55,6 +55,7 @@ done
 node=$(readlink -f "$repo/node_modules/.bin/node" 2>/dev/null || true)
 [ -x "$node" ] || die "node_modules/.bin/node is missing: run make node_modules/.stamp (make images does)"
 [ -x "$repo/dist/sandboxd" ] || die "dist/sandboxd is missing: run make sandboxd-binary (make images does)"
+[ -x "$repo/dist/sandboxd-csi" ] || die "dist/sandboxd-csi is missing: run make sandboxd-csi-binary (make images does)"
 for nn in $NODES; do
   [ -S "$state/$nn/containerd.sock" ] || die "node $nn has no containerd socket ($state/$nn/containerd.sock): is the run up?"
 done
@@ -212,7 +213,7 @@ svc_key() {
   {
     declare -f svc_build layer
     printf '%s\n' "$slim" "${df_runtime[@]}" "$version"
-    sha256sum "$node" "$repo/dist/sandboxd" "$repo/hack/image/dockerfile.sh"
+    sha256sum "$node" "$repo/dist/sandboxd" "$repo/dist/sandboxd-csi" "$repo/hack/image/dockerfile.sh"
     (cd "$repo" && bash hack/image/app.sh --inputs | xargs -d '\n' sh -c 'find "$@" -type f' find | sort | xargs -d '\n' sha256sum)
   } | digest
 }

@@ -12,6 +12,7 @@
 #   hack/cluster/install.sh [STATE]   default: the run .dev/cluster-state names
 #   PORT=8080                         the API's port on 127.0.0.1 (default: a free one)
 #   SVC_SANDBOX_NAMESPACE=default     the namespace sandboxes run in
+#   SVC_SANDBOXD_DELIVERY=csi         operator.sandboxdDelivery (default: the chart's)
 #
 # Forwarders (hack/cluster/forward.sh), both on 127.0.0.1 and stopped by down.sh:
 #   apiserver  -> kube-apiserver in the control plane's namespace; STATE/host.kubeconfig
@@ -84,6 +85,20 @@ fi
 phase "cluster ready for the chart: images on $NODES, StorageClass ${sc% }, VolumeSnapshotClass ${vsc:-none}"
 
 # --- the chart -------------------------------------------------------------------------------
+# sandboxdDelivery csi: the node plugin binds into the kubelet's folders, so it must be told
+# the kubelet's --root-dir (a run's nodes keep theirs under STATE, not /var/lib/kubelet), and
+# it keeps its sandboxd copies in the run's folder, so down.sh removes them with the run.
+kubelet_dir=
+for nn in $NODES; do
+  dir=$(tr '\0' '\n' <"/proc/$(cat "$state/pids/kubelet-$nn")/cmdline" | sed -n 's/^--root-dir=//p')
+  dir=${dir:-/var/lib/kubelet}
+  [ -z "$kubelet_dir" ] || [ "$kubelet_dir" = "$dir" ] || {
+    [ "${SVC_SANDBOXD_DELIVERY:-}" != csi ] || die "sandboxdDelivery csi needs one kubelet root on every node; $nn's is $dir, not $kubelet_dir"
+  }
+  kubelet_dir=${kubelet_dir:-$dir}
+done
+delivery=
+[ -z "${SVC_SANDBOXD_DELIVERY:-}" ] || delivery="operator: { sandboxdDelivery: $SVC_SANDBOXD_DELIVERY }"
 cat >"$state/values.yaml" <<EOF
 # hack/cluster/install.sh's values for config/helm/svc
 image: { repository: ${image%:*}, tag: ${image##*:}, pullPolicy: Never }
@@ -96,6 +111,10 @@ auth:
 networking:
   podCIDR: $net.64.0/18
   serviceCIDR: $net.128.0/20
+sandboxdCsi:
+  kubeletDir: $kubelet_dir
+  hostDir: $state/sandboxd-csi
+$delivery
 EOF
 # The chart takes the sandbox namespace over (its label svc.io/sandboxes=enabled), and Helm
 # takes over only what carries its ownership metadata (docs/install.md, "Enabling a namespace").
@@ -119,6 +138,11 @@ fi
 echo "$digest" >"$state/installed-image"
 
 # --- Pods Ready ------------------------------------------------------------------------------
+if k -n "$namespace" get daemonset "$release-sandboxd-csi" >/dev/null 2>&1; then
+  k -n "$namespace" rollout status "daemonset/$release-sandboxd-csi" --timeout=300s >/dev/null ||
+    die "daemonset $release-sandboxd-csi not Ready in 300s (k -n $namespace logs ds/$release-sandboxd-csi)"
+  phase "$release-sandboxd-csi Ready on $NODES"
+fi
 for d in webhook operator api; do
   if ! k -n "$namespace" rollout status "deployment/$release-$d" --timeout=600s >/dev/null 2>&1; then
     k -n "$namespace" get pods -o wide >&2 || true

@@ -106,7 +106,7 @@ EOF
     mkdir -p "$n/csi"
     start "csi-$nn" "$ns" "$nn" -- "$csi/svc-csi" --name="$csi_driver" --topology-key="$csi_topology" \
       --node="$nn" --endpoint="$n/csi/csi.sock" --volumes="$n/csi/volumes" --snapshots="$state/csi/snapshots" \
-      --registry="$n/kubelet/plugins_registry"
+      --registry=/var/lib/kubelet/plugins_registry
     # Each node's sidecars take only their node's volumes (NODE_NAME) and need no leader election.
     # An Immediate claim is taken after a random wait of up to 20 ms (the default, 20 s, is made
     # for hundreds of nodes racing; here it would be a cold start's slowest step).

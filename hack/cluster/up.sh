@@ -164,6 +164,10 @@ SYSCTL
     mkdir -p "$dir"
     binds="$binds mount --bind $dir $path;"
   done
+  # The kubelet's root must be a shared mount (kubelet makes it rshared, and a container's
+  # Bidirectional mount under it needs that); made so here, kubelet would bind it over itself
+  # and containerd, reading the lower mount, would refuse a Bidirectional mount of it.
+  binds="$binds mount --make-shared /var/lib/kubelet;"
   unshare --mount="$state/ns/$1.mnt" --propagation private sh -ec "$binds true"
 }
 fixed_dirs="/var/lib/kubelet /var/lib/cni /var/log/containers /var/log/pods /run/containerd"
@@ -487,8 +491,11 @@ serializeImagePulls: false
 EOF
   isolation_kubelet >>"$n/kubelet.yaml" # podPidsLimit (isolation.sh)
   say "$nn: starting kubelet in $ns (cgroup root /$cg/$nn)"
+  # Its root is /var/lib/kubelet as on any node, which the node's mount namespace binds to the
+  # node's own folder (fixed_dirs): one path on every node, so a DaemonSet that mounts the
+  # kubelet's folders (a CSI node plugin: svc's sandboxd-csi) needs one value for all of them.
   start "kubelet-$nn" "$ns" "$nn" -- "$bin/kubelet" --config="$n/kubelet.yaml" --kubeconfig="$state/$nn.kubeconfig" \
-    --root-dir="$n/kubelet" --cert-dir="$n/kubelet-pki" --hostname-override="$nn" --node-ip="$ip" --v=1
+    --root-dir=/var/lib/kubelet --cert-dir="$n/kubelet-pki" --hostname-override="$nn" --node-ip="$ip" --v=1
   if [ -x "$bin/kube-proxy" ]; then
     # conntrack: the table's size and timeouts are the machine's or its namespace's own; leave them.
     cat >"$n/kube-proxy.yaml" <<EOF

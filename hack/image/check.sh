@@ -41,6 +41,7 @@ echo "image-check: /app assembled by hack/image/app.sh in $(($(date +%s) - start
 # The chart serves the console from /app/console (`svc api --console.dir`).
 [ -f "$tmp/build/app/console/index.html" ] || fail "/app/console/index.html is missing: hack/image/app.sh builds the console there"
 [ -x "$root/dist/sandboxd" ] || fail "dist/sandboxd is missing: run make sandboxd-binary (make image-check does)"
+[ -x "$root/dist/sandboxd-csi" ] || fail "dist/sandboxd-csi is missing: run make sandboxd-csi-binary (make image-check does)"
 
 # --- The runtime stage: each COPY into the file system, as the image's user, HOME and WORKDIR.
 for c in "${df_copies[@]}"; do
@@ -157,7 +158,7 @@ echo "image-check: ok sandboxd served /healthz from the init container's copy an
 # --- .dockerignore: no pattern may drop a file the build stage uses. Bash's [[ == ]] lets
 # `*` cross `/`, so this errs on the side of refusing.
 needed=(Makefile package.json package-lock.json .npmrc)
-mapfile -t -O ${#needed[@]} needed < <(cd "$root" && find sandboxd hack/image -type f)
+mapfile -t -O ${#needed[@]} needed < <(cd "$root" && find sandboxd sandboxd-csi hack/image -type f)
 mapfile -t -O ${#needed[@]} needed < <(cd "$tmp/build/app" && find . -path ./node_modules -prune -o -type f -print |
   sed 's|^\./||' | grep -vxE 'package(-lock)?\.json')
 while read -r pattern; do

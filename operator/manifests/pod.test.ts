@@ -179,4 +179,32 @@ describe('sandboxd delivery', () => {
     });
     expect(pod.spec?.containers[0]?.command).toEqual(['/opt/svc/sandboxd']);
   });
+
+  test('csi: sandboxd of one digest as a read-only inline CSI volume at /opt/svc, no init container', () => {
+    const sha256 = 'ab'.repeat(32);
+    const pod = sandboxPod(sandbox('code'), template, {
+      ...settings,
+      sandboxdDelivery: 'csi',
+      sandboxdCsi: { driver: 'sandboxd.svc.io', sha256 },
+    });
+    expect(pod.spec?.initContainers).toBeUndefined();
+    expect(pod.spec?.volumes).toContainEqual({
+      name: 'svc-bin',
+      csi: { driver: 'sandboxd.svc.io', readOnly: true, volumeAttributes: { sha256 } },
+    });
+    expect(pod.spec?.containers[0]?.volumeMounts).toContainEqual({
+      name: 'svc-bin',
+      mountPath: '/opt/svc',
+      readOnly: true,
+    });
+    expect(pod.spec?.containers[0]?.command).toEqual(['/opt/svc/sandboxd']);
+    // No helper container at all: the Pod's only container is the sandbox's.
+    expect(pod.spec?.containers.map((c) => c.name)).toEqual(['sandbox']);
+  });
+
+  test('csi without the digest is a programming error, not a Pod that cannot start', () => {
+    expect(() => sandboxPod(sandbox('code'), template, { ...settings, sandboxdDelivery: 'csi' })).toThrow(
+      /sandboxdCsi/,
+    );
+  });
 });

@@ -94,18 +94,33 @@ function proxyEnvironment(template: SandboxTemplateSpec, settings: OperatorSetti
 }
 
 /**
- * Where the main container finds sandboxd (`/opt/svc/sandboxd` either way). By default an
+ * Where the main container finds sandboxd (`/opt/svc/sandboxd` in every case). By default an
  * emptyDir the init container copies it into. With `sandboxdDelivery: imageVolume`, the svc
  * image itself as an `image` volume (Kubernetes 1.35 beta, on by default; the runtime must
  * support it: containerd 2.1+, CRI-O 1.31+), of which only sandboxd's folder is mounted
- * (subPath), so no init container starts: one container start and one kubelet relist less
- * on every cold create (bench/README.md, the trace of bench-tti).
+ * (subPath). With `csi`, a read-only CSI ephemeral inline volume of the chart's node plugin
+ * (sandboxd-csi): the node's folder holding that digest's sandboxd alone, bound read-only; any
+ * runtime. Either way no init container starts: the kubelet starts the main container in the
+ * same pass as the Pod's sandbox instead of the relist after it (bench/README.md, the trace of
+ * bench-tti).
  */
 function sandboxdVolume(settings: OperatorSettings): V1Volume {
   if (settings.sandboxdDelivery === 'imageVolume')
     return { name: 'svc-bin', image: { reference: settings.sandboxdImage, pullPolicy: 'IfNotPresent' } };
+  if (settings.sandboxdDelivery === 'csi') {
+    const csi = settings.sandboxdCsi;
+    if (!csi) throw new Error('sandboxdDelivery csi needs settings.sandboxdCsi (driver and sha256)');
+    return {
+      name: 'svc-bin',
+      csi: { driver: csi.driver, readOnly: true, volumeAttributes: { sha256: csi.sha256 } },
+    };
+  }
   return { name: 'svc-bin', emptyDir: { sizeLimit: SVC_BIN_SIZE_LIMIT } };
 }
+
+/** Whether sandboxd reaches the Pod without an init container. */
+const initContainerFree = (settings: OperatorSettings) =>
+  settings.sandboxdDelivery === 'imageVolume' || settings.sandboxdDelivery === 'csi';
 
 /** The folder of `sandboxdPath` inside the image, relative (a subPath); `sandboxdPath` must end in `/sandboxd`. */
 const imageFolder = (settings: OperatorSettings) => posix.dirname(settings.sandboxdPath).replace(/^\/+/, '');
@@ -119,7 +134,8 @@ function sandboxdMount(settings: OperatorSettings): V1VolumeMount {
 
 /**
  * The sandbox Pod. An init container copies sandboxd out of the svc image into an
- * emptyDir (or the svc image is an image volume: `sandboxdVolume`); the main container runs
+ * emptyDir (or the svc image is an image volume, or the node plugin's CSI volume holds it:
+ * `sandboxdVolume`); the main container runs
  * it from there in the template's image, and sandboxd
  * starts the template's command, and every other process, as the template's user. No
  * service-account token, no privilege escalation; sandboxd alone keeps a few capabilities
@@ -178,7 +194,7 @@ export function sandboxPod(
       // `restricted`: sandboxd is root, with the few capabilities of security.ts).
       securityContext: { seccompProfile: { type: 'RuntimeDefault' } },
       ...isolation(sandbox, template),
-      ...(settings.sandboxdDelivery === 'imageVolume'
+      ...(initContainerFree(settings)
         ? {}
         : {
             initContainers: [

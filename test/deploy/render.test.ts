@@ -47,6 +47,8 @@ const ALL_ON = [
   'egress.replicas=3',
   'egress.port=3129',
   'egress.summaryWindowSeconds=30',
+  'operator.sandboxdDelivery=csi',
+  'sandboxdCsi.priorityClassName=system-node-critical',
 ];
 
 let helm = '';
@@ -339,6 +341,91 @@ describe('the egress gateway (egress.*)', () => {
   it('a mistyped egress value fails, naming it', () => {
     expect(renderError(['egress.port=70000'])).toMatch(/at '\/egress\/port'/);
     expect(renderError(['egress.enabled=maybe'])).toMatch(/at '\/egress\/enabled': got string, want boolean/);
+  });
+});
+
+describe('sandboxd delivery csi (operator.sandboxdDelivery, sandboxdCsi.*)', () => {
+  type Csi = Rendered & {
+    spec?: {
+      attachRequired?: boolean;
+      podInfoOnMount?: boolean;
+      volumeLifecycleModes?: string[];
+      template?: {
+        spec: {
+          automountServiceAccountToken?: boolean;
+          tolerations?: unknown[];
+          containers: {
+            command?: string[];
+            args: string[];
+            securityContext?: Record<string, unknown>;
+            volumeMounts?: { name: string; mountPath: string; mountPropagation?: string }[];
+          }[];
+          volumes?: { name: string; hostPath?: { path: string } }[];
+        };
+      };
+    };
+  };
+  const render = (set: string[]) => parseManifests(renderChart(helm, { set })) as unknown as Csi[];
+  const csiObjects = (objects: Csi[]) =>
+    objects
+      .filter((o) => /sandboxd-csi|sandboxd\.svc\.io/.test(o.metadata.name))
+      .map(sortKey)
+      .sort();
+
+  it('initContainer or imageVolume: nothing of the node plugin is rendered', () => {
+    expect(csiObjects(render(['operator.sandboxdDelivery=initContainer']))).toEqual([]);
+    expect(csiObjects(render(['operator.sandboxdDelivery=imageVolume']))).toEqual([]);
+  });
+
+  it('csi, the default: a CSIDriver for inline use only and a privileged DaemonSet on every node; the operator asks for csi', () => {
+    const objects = render([]);
+    expect(csiObjects(objects)).toEqual([
+      'CSIDriver//sandboxd.svc.io',
+      'DaemonSet/svc-system/svc-sandboxd-csi',
+    ]);
+    const driver = objects.find((o) => o.kind === 'CSIDriver')!;
+    expect(driver.spec).toMatchObject({
+      attachRequired: false,
+      podInfoOnMount: false,
+      volumeLifecycleModes: ['Ephemeral'],
+    });
+    const pod = objects.find((o) => o.kind === 'DaemonSet')!.spec!.template!.spec;
+    expect(pod.automountServiceAccountToken).toBe(false);
+    expect(pod.tolerations).toEqual([{ operator: 'Exists' }]);
+    const plugin = pod.containers[0]!;
+    expect(plugin.command).toEqual(['/usr/local/bin/sandboxd-csi']);
+    expect(plugin.args).toEqual(
+      expect.arrayContaining(['--kubelet-dir=/var/lib/kubelet', '--store=/var/lib/svc/sandboxd']),
+    );
+    expect(plugin.securityContext).toMatchObject({ privileged: true, readOnlyRootFilesystem: true });
+    // Bidirectional on the kubelet's pods folder alone.
+    expect(plugin.volumeMounts?.filter((m) => m.mountPropagation)).toEqual([
+      { name: 'kubelet-pods', mountPath: '/var/lib/kubelet/pods', mountPropagation: 'Bidirectional' },
+    ]);
+    const operator = objects.find((o) => o.kind === 'Deployment' && o.metadata.name === 'svc-operator')!;
+    expect(operator.spec!.template!.spec.containers[0]!.args).toContain('--sandboxd-delivery=csi');
+  });
+
+  it('sandboxdCsi.kubeletDir and hostDir move every host path', () => {
+    const objects = render([
+      'operator.sandboxdDelivery=csi',
+      'sandboxdCsi.kubeletDir=/data/kubelet/',
+      'sandboxdCsi.hostDir=/data/svc',
+    ]);
+    const pod = objects.find((o) => o.kind === 'DaemonSet')!.spec!.template!.spec;
+    expect(pod.volumes?.map((v) => v.hostPath?.path)).toEqual([
+      '/data/kubelet/pods',
+      '/data/kubelet/plugins/sandboxd.svc.io',
+      '/data/kubelet/plugins_registry',
+      '/data/svc',
+    ]);
+    expect(pod.containers[0]!.args).toEqual(
+      expect.arrayContaining(['--kubelet-dir=/data/kubelet', '--store=/data/svc']),
+    );
+  });
+
+  it('a relative sandboxdCsi.hostDir fails, naming it', () => {
+    expect(renderError(['sandboxdCsi.hostDir=var/lib/svc'])).toMatch(/hostDir/);
   });
 });
 
