@@ -115,7 +115,9 @@ export class Tracer {
   /**
    * Sandbox `name`'s steps in ms from `t0` (its POST). containerd's events are matched by the
    * container ids in the Pod's status; the Pod sandbox's (pause) task by being the last pause
-   * task started before the init container's task was created (creates are one at a time here).
+   * task started before the Pod's first container was created (creates are one at a time
+   * here): the init container's, or the main container's when sandboxd needs no init
+   * container (`sandboxdDelivery: csi` or `imageVolume`).
    */
   steps(name: string, t0: number): Partial<Record<Step, number>> {
     const out: Partial<Record<Step, number>> = {};
@@ -132,8 +134,10 @@ export class Tracer {
     put('initStart', task('/tasks/start', initId));
     put('initExit', task('/tasks/exit', initId));
     put('mainStart', task('/tasks/start', mainId));
-    const initCreated = this.#tasks.find((e) => e.topic === '/containers/create' && e.id === initId)?.at;
-    if (initCreated !== undefined) {
+    const created = (cid?: string) =>
+      cid ? this.#tasks.find((e) => e.topic === '/containers/create' && e.id === cid)?.at : undefined;
+    const firstCreated = initId ? created(initId) : created(mainId);
+    if (firstCreated !== undefined) {
       const pauses = new Set(
         this.#tasks
           .filter((e) => e.topic === '/containers/create' && /pause/.test(e.image ?? ''))
@@ -142,7 +146,7 @@ export class Tracer {
       put(
         'podSandbox',
         this.#tasks
-          .filter((e) => e.topic === '/tasks/start' && pauses.has(e.id) && e.at <= initCreated)
+          .filter((e) => e.topic === '/tasks/start' && pauses.has(e.id) && e.at <= firstCreated)
           .at(-1)?.at,
       );
     }
