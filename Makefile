@@ -105,9 +105,9 @@ format-check: node_modules/.stamp
 test-unit: node_modules/.stamp
 	npx vitest run --project unit
 
-# sandboxd and hack/cluster's CSI driver (Go): formatted, vetted, unit-tested.
+# sandboxd, its node plugin sandboxd-csi and hack/cluster's CSI driver (Go): formatted, vetted, unit-tested.
 test-go:
-	@for d in sandboxd hack/cluster/csi; do \
+	@for d in sandboxd sandboxd-csi hack/cluster/csi; do \
 	  out=$$(cd $$d && gofmt -l .); [ -z "$$out" ] || { echo "gofmt -l ($$d): $$out" >&2; exit 1; }; \
 	done
 	cd sandboxd && go vet ./... && go test ./...
