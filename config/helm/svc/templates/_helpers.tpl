@@ -96,6 +96,18 @@ failurePolicy: {{ .Values.optional.admissionWebhook.failurePolicy }}
 sideEffects: None
 admissionReviewVersions: ["v1"]
 timeoutSeconds: 10
+{{ include "svc.webhookMatchConditions" . }}
+{{- end -}}
+
+{{/*
+The operator's updates skip the webhooks (webhook/configurations.ts, operatorWrites, says
+why that is safe): it writes only metadata there, never spec, and every check on an update
+is about spec. Creates are judged whoever makes them.
+*/}}
+{{- define "svc.webhookMatchConditions" -}}
+matchConditions:
+  - name: not-an-operator-update
+    expression: "request.operation != 'UPDATE' || request.userInfo.username != 'system:serviceaccount:{{ include "svc.namespace" . }}:{{ include "svc.serviceAccountName" (dict "root" . "component" "operator") }}'"
 {{- end -}}
 
 {{/*
