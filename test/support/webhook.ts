@@ -47,8 +47,8 @@ export function useWebhook(
   ns: TestNamespace,
   name: string,
   admission: (policies: PolicyStore<Policy>) => WebhookAdmission,
-  /** `operatorUsername`: the user whose updates the configurations leave out, as the chart's do. */
-  opts: { operatorUsername?: string } = {},
+  /** Whose writes the configurations leave out, as the chart's do (see `webhookConfigurations`). */
+  opts: { operatorUsername?: string; apiUsername?: string } = {},
 ): TestWebhook {
   const state: { dir?: string; ca?: CertificateAuthority; policies?: PolicyStore<Policy>; port?: number } =
     {};
@@ -78,7 +78,7 @@ export function useWebhook(
       caBundle: state.ca.pem,
       target: { url: `https://127.0.0.1:${webhook.port}` },
       namespaceSelector: { matchLabels: labels() },
-      ...(opts.operatorUsername ? { operatorUsername: opts.operatorUsername } : {}),
+      ...opts,
     });
     await admissionApi().createMutatingWebhookConfiguration({ body: mutating });
     await admissionApi().createValidatingWebhookConfiguration({ body: validating });

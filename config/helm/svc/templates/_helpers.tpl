@@ -96,13 +96,12 @@ failurePolicy: {{ .Values.optional.admissionWebhook.failurePolicy }}
 sideEffects: None
 admissionReviewVersions: ["v1"]
 timeoutSeconds: 10
-{{ include "svc.webhookMatchConditions" . }}
 {{- end -}}
 
 {{/*
-The operator's updates skip the webhooks (webhook/configurations.ts, operatorWrites, says
-why that is safe): it writes only metadata there, never spec, and every check on an update
-is about spec. Creates are judged whoever makes them.
+The operator's updates skip the validating webhooks (webhook/configurations.ts,
+operatorWrites, says why that is safe): it writes only metadata there, never spec, and every
+check on an update is about spec. Creates are judged whoever makes them.
 */}}
 {{- define "svc.webhookMatchConditions" -}}
 matchConditions:

@@ -1,12 +1,13 @@
-// The operator's updates of Sandboxes skip the webhooks (the configurations' matchCondition,
-// webhook/configurations.ts says why that is safe), through the real apiserver: a webhook that
-// refuses every update lets the operator's metadata patch through and never sees it, while a
-// user's identical patch is reviewed (mutate and validate) and refused. Creates are reviewed
-// whoever makes them.
+// Which writes the webhook configurations leave out (webhook/configurations.ts says why each
+// is safe), through the real apiserver: a webhook that refuses every update lets the
+// operator's metadata patch through and never sees it, while a user's identical patch is
+// reviewed and refused; the mutating webhook sees creates only, and not the API's creates
+// that carry createdBy. Creates are validated whoever makes them.
 import { describe, expect, it } from 'vitest';
 import { SandboxNamespaces } from '../../core/index.ts';
 import { WebhookMetrics } from '../../webhook/index.ts';
-import { createSandboxAs, kubeRequest, useNamespace, useWebhook } from '../support/index.ts';
+import type { Sandbox } from '../../core/index.ts';
+import { API_SA, createSandboxAs, kubeRequest, useNamespace, useWebhook } from '../support/index.ts';
 
 const OPERATOR = 'svc-test-operator';
 const REFUSAL = 'no update passes this webhook';
@@ -20,7 +21,7 @@ const webhook = useWebhook(
     metrics,
     admitUpdate: () => Promise.resolve({ allowed: false, reason: 'refused', message: REFUSAL }),
   }),
-  { operatorUsername: OPERATOR },
+  { operatorUsername: OPERATOR, apiUsername: API_SA },
 );
 
 const namespace = (suffix: string) =>
@@ -29,7 +30,7 @@ const namespace = (suffix: string) =>
     {},
     {
       labels: { [SandboxNamespaces.label]: SandboxNamespaces.enabled },
-      writers: ['alice', OPERATOR],
+      writers: ['alice', OPERATOR, API_SA],
       verbs: ['create', 'get', 'patch'],
     },
   );
@@ -55,7 +56,7 @@ async function reviews(): Promise<Record<string, number>> {
 }
 
 describe("the operator's writes and the webhooks", () => {
-  it("an operator's metadata update is not sent to the webhooks; a user's is, and is refused", async () => {
+  it("an operator's metadata update is not sent to the webhook; a user's is validated, and refused", async () => {
     const target = await namespace('meta');
     expect((await createSandboxAs(ns.kc, 'alice', target, 'x')).status).toBe(201);
     const before = await reviews();
@@ -78,11 +79,11 @@ describe("the operator's writes and the webhooks", () => {
     expect(byUser.json<{ message: string }>().message).toBe(
       `admission webhook "validate.sandboxes.svc.io" denied the request: ${REFUSAL}`,
     );
-    expect(await reviews()).toEqual({ ...before, 'mutate UPDATE': 1, 'validate UPDATE': 1 });
+    expect(await reviews()).toEqual({ ...before, 'validate UPDATE': 1 });
 
     // The finalizer goes as the operator takes it off: again without a review.
     expect((await patchMetadataAs(OPERATOR, target, 'x', { finalizers: null })).status).toBe(200);
-    expect(await reviews()).toEqual({ ...before, 'mutate UPDATE': 1, 'validate UPDATE': 1 });
+    expect(await reviews()).toEqual({ ...before, 'validate UPDATE': 1 });
   });
 
   it("a Sandbox the operator's identity creates is still reviewed", async () => {
@@ -92,5 +93,30 @@ describe("the operator's writes and the webhooks", () => {
     const after = await reviews();
     expect(after['mutate CREATE']).toBe((before['mutate CREATE'] ?? 0) + 1);
     expect(after['validate CREATE']).toBe((before['validate CREATE'] ?? 0) + 1);
+  });
+
+  it("the API's create with createdBy skips the mutating webhook, and keeps its createdBy", async () => {
+    const target = await namespace('api');
+    const before = await reviews();
+    const res = await createSandboxAs(ns.kc, API_SA, target, 'by-api', { createdBy: 'alice' });
+    expect(res.status).toBe(201);
+    expect(res.json<Sandbox>().spec.createdBy).toBe('alice');
+    const after = await reviews();
+    expect(after['mutate CREATE']).toBe(before['mutate CREATE']);
+    expect(after['validate CREATE']).toBe(before['validate CREATE']! + 1);
+  });
+
+  it("the API's create without createdBy, and a user's, are still mutated: createdBy is who wrote it", async () => {
+    const target = await namespace('mutated');
+    const before = await reviews();
+    const byApi = await createSandboxAs(ns.kc, API_SA, target, 'no-owner');
+    expect(byApi.status).toBe(201);
+    expect(byApi.json<Sandbox>().spec.createdBy).toBe(API_SA);
+    const byUser = await createSandboxAs(ns.kc, 'alice', target, 'claimed', { createdBy: 'bob' });
+    expect(byUser.status).toBe(201);
+    expect(byUser.json<Sandbox>().spec.createdBy).toBe('alice');
+    const after = await reviews();
+    expect(after['mutate CREATE']).toBe(before['mutate CREATE']! + 2);
+    expect(after['validate CREATE']).toBe(before['validate CREATE']! + 2);
   });
 });
