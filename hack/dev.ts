@@ -324,6 +324,9 @@ async function startWebhook(
     failurePolicy: 'Fail',
     caBundle: cp.ca.pem,
     target: { url: `https://127.0.0.1:${port}` },
+    // The operator signs in as its ServiceAccount (signIn above), as in a cluster.
+    operatorUsername: `system:serviceaccount:${SERVICE_NAMESPACE}:svc-operator`,
+    apiUsername: API_USER,
   });
   const name = mutating.metadata.name;
   await ignoring([404], () => admission.deleteMutatingWebhookConfiguration({ name }));

@@ -8,6 +8,16 @@ export type WebhookConfigurationOptions = {
   name?: string;
   /** Limits the webhook to matching namespaces (tests use it to stay in their own). */
   namespaceSelector?: { matchLabels: Record<string, string> };
+  /**
+   * `system:serviceaccount:<ns>:<name>` of the operator: its updates of Sandboxes and warm
+   * pools are not sent to the webhooks (see `operatorWrites`).
+   */
+  operatorUsername?: string;
+  /**
+   * `system:serviceaccount:<ns>:<name>` of the API: its creates that carry createdBy skip the
+   * mutating webhook (see `apiCreates`).
+   */
+  apiUsername?: string;
 } & (
   | { caBundle: string }
   /**
@@ -43,6 +53,7 @@ export function webhookConfigurations(o: WebhookConfigurationOptions) {
     timeoutSeconds: 10,
     ...(o.namespaceSelector ? { namespaceSelector: o.namespaceSelector } : {}),
   };
+  const validatedFor = o.operatorUsername ? { matchConditions: [operatorWrites(o.operatorUsername)] } : {};
   const metadata = {
     name,
     ...('injectCaFrom' in o ? { annotations: { 'cert-manager.io/inject-ca-from': o.injectCaFrom } } : {}),
@@ -57,6 +68,9 @@ export function webhookConfigurations(o: WebhookConfigurationOptions) {
           name: 'mutate.sandboxes.svc.io',
           clientConfig: clientConfig(PATHS.mutate),
           ...common,
+          // It sets createdBy on create and has nothing to do on an update: not called for one.
+          rules: [{ ...common.rules[0]!, operations: ['CREATE'] }],
+          ...(o.apiUsername ? { matchConditions: [apiCreates(o.apiUsername)] } : {}),
           reinvocationPolicy: 'Never',
         },
       ],
@@ -66,15 +80,53 @@ export function webhookConfigurations(o: WebhookConfigurationOptions) {
       kind: 'ValidatingWebhookConfiguration',
       metadata,
       webhooks: [
-        { name: 'validate.sandboxes.svc.io', clientConfig: clientConfig(PATHS.validate), ...common },
+        {
+          name: 'validate.sandboxes.svc.io',
+          clientConfig: clientConfig(PATHS.validate),
+          ...common,
+          ...validatedFor,
+        },
         // Warm pools: a pool whose template or image the namespace's policy refuses.
         {
           name: 'validate.sandboxwarmpools.svc.io',
           clientConfig: clientConfig(PATHS.validateWarmPool),
           ...common,
           rules: [{ ...common.rules[0]!, resources: ['sandboxwarmpools'] }],
+          ...validatedFor,
         },
       ],
     },
+  };
+}
+
+/**
+ * The operator's updates skip the validating webhooks (the mutating one sees creates only).
+ * It writes only metadata to Sandboxes and warm pools (finalizers, the warm-pool member
+ * annotation; its status writes go to the status subresource, which the rules do not name)
+ * and never spec (DESIGN decision 11), while everything the webhook enforces on an update is
+ * about spec: immutability, governance of a changed spec, credentials, snapshots, reserved
+ * env. So a review of an operator update can only say yes, and costs a webhook call on the
+ * path of each sandbox. Creates are still judged whoever makes them, and the CRD's CEL rules
+ * still hold for the operator. A matchCondition that cannot be evaluated fails like the
+ * webhook (failurePolicy).
+ */
+export function operatorWrites(username: string) {
+  return {
+    name: 'not-an-operator-update',
+    expression: `request.operation != 'UPDATE' || request.userInfo.username != '${username}'`,
+  };
+}
+
+/**
+ * The API's creates skip the mutating webhook when they carry createdBy: the webhook trusts
+ * the API's ServiceAccount to have set it from its caller's identity and would answer yes
+ * without a patch (webhook/created-by.ts), so the call is a round trip on the way to every
+ * sandbox made through the API for nothing. One without createdBy is still sent (and gets
+ * the API's own name, as before). The validating webhook still sees every create.
+ */
+export function apiCreates(username: string) {
+  return {
+    name: 'not-an-api-create-with-createdby',
+    expression: `request.userInfo.username != '${username}' || !has(object.spec) || !has(object.spec.createdBy)`,
   };
 }

@@ -49,11 +49,12 @@ export function present(sandbox: Sandbox): PresentedSandbox {
  * `credential_not_allowed`; a missing Secret or key: 400 `credential_not_found`); 409
  * `name_conflict` when an object the sandbox would need by name is someone else's; then
  * governance, which reserves quota last: 403 `policy_violation` listing every violation.
+ * `reserved`: a quota slot was reserved, for the caller to release once the Sandbox is written.
  */
 export async function admitCreate(
   deps: SandboxesDeps,
   input: { user: string; namespace: string; name: string; spec: SandboxSpec; caller: Caller },
-): Promise<void> {
+): Promise<{ reserved: boolean }> {
   const malformed = (err: unknown) => {
     if (err instanceof PolicyMalformedError) throw new HttpError(500, 'policy_malformed', err.message);
     throw err;
@@ -75,8 +76,9 @@ export async function admitCreate(
   if (absent.length > 0)
     throw new HttpError(400, 'credential_not_found', absent.join('; '), { extra: { missing: absent } });
   await names;
-  const violations = await deps.governance.checkCreate(input, read).catch(malformed);
+  const { violations, reserved } = await deps.governance.decideCreate(input, read).catch(malformed);
   if (violations.length > 0) throw policyViolation(violations);
+  return { reserved };
 }
 
 /**

@@ -31,7 +31,13 @@ export function sandboxRoutes(deps: SandboxesDeps): Hono<OnSandbox> {
     const namespace = bodyNamespace ?? requestNamespace(c, deps);
     // createdBy comes from the authenticated caller, never from the request.
     const full = { ...spec, createdBy: c.var.caller.user };
-    await admitCreate(deps, { user: c.var.caller.user, namespace, name, spec: full, caller: c.var.caller });
+    const { reserved } = await admitCreate(deps, {
+      user: c.var.caller.user,
+      namespace,
+      name,
+      spec: full,
+      caller: c.var.caller,
+    });
     const sandbox = await deps.sandboxes
       .create(namespace, {
         apiVersion: `${GROUP}/${VERSION}`,
@@ -40,7 +46,8 @@ export function sandboxRoutes(deps: SandboxesDeps): Hono<OnSandbox> {
         metadata: { name, namespace, finalizers: [SANDBOX_FINALIZER] },
         spec: full,
       })
-      .finally(() => releaseReservation(deps, namespace, name));
+      // Only a reservation made is released: without quotas the ledger is never touched.
+      .finally(() => reserved && releaseReservation(deps, namespace, name));
     return reply.json(201, present(sandbox));
   });
 

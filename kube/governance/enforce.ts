@@ -63,23 +63,28 @@ export class Governance {
    * Create-time checks for a create or a clone. Returns every violation; when there is
    * none, the new name has been reserved against the quotas before the CR is written.
    */
-  async checkCreate(
-    input: {
-      user: string;
-      namespace: string;
-      name: string;
-      spec: SandboxSpec;
-      /** A dry run: judged with the same counts, but no quota is reserved. */
-      dryRun?: boolean;
-    },
+  async checkCreate(input: CreateInput, reads?: CreateReads): Promise<Violation[]> {
+    return (await this.decideCreate(input, reads)).violations;
+  }
+
+  /**
+   * `checkCreate`, also saying whether a quota slot was reserved: only then has the creator
+   * a reservation to release once the Sandbox is written (a policy without quotas reserves
+   * nothing, and its creates need not touch the ledger at all).
+   */
+  async decideCreate(
+    input: CreateInput,
     reads?: CreateReads,
-  ): Promise<Violation[]> {
+  ): Promise<{ violations: Violation[]; reserved: boolean }> {
     const { policy, template, snapshot } = reads ?? (await this.readForCreate(input));
     const candidate = candidateOf(input.spec, template);
     // Nothing counted: no reservation to make (a quota set meanwhile counts this sandbox once
     // it exists; only creates already in flight when it was set can exceed it).
     if (!isCounted(policy, input.spec.mode))
-      return checkCreate(policy, candidate, { total: 0, byUser: 0, agents: 0 }, this.nodes);
+      return {
+        violations: checkCreate(policy, candidate, { total: 0, byUser: 0, agents: 0 }, this.nodes),
+        reserved: false,
+      };
     const refused = new Refused();
     try {
       await this.#ledger.reserve(
@@ -97,10 +102,10 @@ export class Governance {
         snapshot,
       );
     } catch (err) {
-      if (err === refused) return refused.violations;
+      if (err === refused) return { violations: refused.violations, reserved: false };
       throw err;
     }
-    return [];
+    return { violations: [], reserved: !input.dryRun };
   }
 
   /**
@@ -257,6 +262,16 @@ export function candidateOf(spec: SandboxSpec, template: SandboxTemplateSpec | u
     candidate.templateAllowedHosts = template.network.allowedHosts;
   if (spec.network?.allowedHosts !== undefined) candidate.sandboxAllowedHosts = spec.network.allowedHosts;
   return candidate;
+}
+
+/** A create or a clone, as `Governance.checkCreate` judges it. */
+export interface CreateInput {
+  user: string;
+  namespace: string;
+  name: string;
+  spec: SandboxSpec;
+  /** A dry run: judged with the same counts, but no quota is reserved. */
+  dryRun?: boolean;
 }
 
 /** What a create is decided on (see `Governance.readForCreate`). */

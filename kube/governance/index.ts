@@ -1,5 +1,5 @@
 export { Governance, candidateOf } from './enforce.ts';
-export type { CreateReads } from './enforce.ts';
+export type { CreateInput, CreateReads } from './enforce.ts';
 export { PolicyStore, PolicyMalformedError, CLUSTER_KEY } from './store.ts';
 export type { StoredPolicies } from './store.ts';
 export { CredentialGate, NamespaceGate, SecretAccessReviewer } from './credentials.ts';

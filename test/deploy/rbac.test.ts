@@ -189,6 +189,9 @@ beforeAll(async () => {
     caBundle: ca.pem,
     target: { url: `https://127.0.0.1:${webhookPort}` },
     namespaceSelector: { matchLabels: { 'svc.io/rbac-test': ns.name } },
+    // As the chart: the operator's updates and the API's creates with createdBy left out.
+    operatorUsername: `system:serviceaccount:${system.name}:${fullname}-operator`,
+    apiUsername: `system:serviceaccount:${system.name}:${fullname}-api`,
   });
   const admission = system.kc.makeApiClient(AdmissionregistrationV1Api);
   await admission.createMutatingWebhookConfiguration({ body: mutating });

@@ -209,6 +209,8 @@ describe('Helm chart config/helm/svc', () => {
       failurePolicy: 'Fail',
       target: { service: { namespace: BASE_RELEASE.namespace, name: 'svc-webhook', port: 443 } },
       injectCaFrom: certs.injectCaFrom,
+      operatorUsername: `system:serviceaccount:${BASE_RELEASE.namespace}:svc-operator`,
+      apiUsername: `system:serviceaccount:${BASE_RELEASE.namespace}:svc-api`,
     });
     const rendered = (kind: string, name: string) =>
       strip(objects.find((o) => o.kind === kind && o.metadata.name === name)!);

@@ -71,34 +71,37 @@ export async function startTestApi(
     devnode?: boolean;
     /** Told of every apiserver request the API's sandboxd locator makes (`countingKubeConfig`). */
     locatorRequests?: RequestListener;
+    /** Told of every other apiserver request the API makes (its reads and writes). */
+    requests?: RequestListener;
   } = {},
 ): Promise<TestApi> {
+  const kc = opts.requests ? countingKubeConfig(ns.kc, opts.requests) : ns.kc;
   const logger = pino({ level: process.env.SVC_TEST_LOG ?? 'silent' });
-  const keys = new ApiKeyStore({ kc: ns.kc, namespace: ns.name, cacheMs: 0 });
-  const cache = new SandboxCache(ns.kc, logger);
+  const keys = new ApiKeyStore({ kc, namespace: ns.name, cacheMs: 0 });
+  const cache = new SandboxCache(kc, logger);
   await cache.start();
-  const policies = new PolicyStore(ns.kc, ns.name, (raw) => Policy.parse(raw));
+  const policies = new PolicyStore(kc, ns.name, (raw) => Policy.parse(raw));
   await policies.start(logger);
   const oidc = opts.oidc
     ? new OidcVerifier({ issuer: opts.oidc.issuer, audience: 'svc', jwksCooldownMs: 0 })
     : undefined;
   const installationKey = new SandboxdKeySecret({ kc: ns.kc, namespace: ns.name, ttlMs: 0 }).read;
   const deps: ApiDeps = {
-    kc: ns.kc,
+    kc,
     cache,
-    sandboxes: new SandboxWriter(ns.kc),
-    snapshots: new SnapshotWriter(ns.kc),
-    previews: new PreviewTargets(ns.kc, { devnode: opts.devnode ?? true }),
-    audit: new AuditRecorder(ns.kc, logger),
+    sandboxes: new SandboxWriter(kc),
+    snapshots: new SnapshotWriter(kc),
+    previews: new PreviewTargets(kc, { devnode: opts.devnode ?? true }),
+    audit: new AuditRecorder(kc, logger),
     metrics: new ApiMetrics(),
-    governance: new Governance(ns.kc, policies, new QuotaLedger(ns.kc)),
+    governance: new Governance(kc, policies, new QuotaLedger(kc)),
     // The harness keeps the API's keys and policies in the test's namespace, where its
     // sandboxes live too; the namespace refused as the service's own is the one make dev
     // and the chart's default use.
-    namespaces: new NamespaceGate(ns.kc, opts.serviceNamespace ?? 'svc-system'),
-    credentials: new CredentialGate(ns.kc),
-    secrets: new UserSecrets(ns.kc),
-    names: new NameGate(ns.kc),
+    namespaces: new NamespaceGate(kc, opts.serviceNamespace ?? 'svc-system'),
+    credentials: new CredentialGate(kc),
+    secrets: new UserSecrets(kc),
+    names: new NameGate(kc),
     // The operator of a test (useOperator) keeps its key Secret in the same namespace.
     sandboxd: new SandboxdLocator({
       kc: opts.locatorRequests ? countingKubeConfig(ns.kc, opts.locatorRequests) : ns.kc,

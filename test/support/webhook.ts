@@ -16,7 +16,7 @@ export const API_SA = 'system:serviceaccount:svc-system:svc-api';
 /** The admission checks a test file plugs into the webhook, as `cmd/webhook.ts` would. */
 export type WebhookAdmission = Pick<
   WebhookOptions,
-  'admitCreate' | 'admitUpdate' | 'admitWarmPool' | 'apiServiceAccount'
+  'admitCreate' | 'admitUpdate' | 'admitWarmPool' | 'apiServiceAccount' | 'metrics'
 >;
 
 export interface TestWebhook {
@@ -47,6 +47,8 @@ export function useWebhook(
   ns: TestNamespace,
   name: string,
   admission: (policies: PolicyStore<Policy>) => WebhookAdmission,
+  /** Whose writes the configurations leave out, as the chart's do (see `webhookConfigurations`). */
+  opts: { operatorUsername?: string; apiUsername?: string } = {},
 ): TestWebhook {
   const state: { dir?: string; ca?: CertificateAuthority; policies?: PolicyStore<Policy>; port?: number } =
     {};
@@ -76,6 +78,7 @@ export function useWebhook(
       caBundle: state.ca.pem,
       target: { url: `https://127.0.0.1:${webhook.port}` },
       namespaceSelector: { matchLabels: labels() },
+      ...opts,
     });
     await admissionApi().createMutatingWebhookConfiguration({ body: mutating });
     await admissionApi().createValidatingWebhookConfiguration({ body: validating });

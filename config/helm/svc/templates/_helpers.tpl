@@ -99,6 +99,17 @@ timeoutSeconds: 10
 {{- end -}}
 
 {{/*
+The operator's updates skip the validating webhooks (webhook/configurations.ts,
+operatorWrites, says why that is safe): it writes only metadata there, never spec, and every
+check on an update is about spec. Creates are judged whoever makes them.
+*/}}
+{{- define "svc.webhookMatchConditions" -}}
+matchConditions:
+  - name: not-an-operator-update
+    expression: "request.operation != 'UPDATE' || request.userInfo.username != 'system:serviceaccount:{{ include "svc.namespace" . }}:{{ include "svc.serviceAccountName" (dict "root" . "component" "operator") }}'"
+{{- end -}}
+
+{{/*
 Where the webhook's serving certificate comes from: "certManager" or "selfSigned"
 (webhook.certificates; auto: cert-manager where the cluster serves its API).
 */}}
