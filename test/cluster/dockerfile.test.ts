@@ -54,6 +54,7 @@ describe('hack/image/dockerfile.sh', () => {
       'entrypoint=["node", "/app/cmd/svc.ts"]',
       'copy=build /app/ /app/',
       'copy=sandboxd /src/dist/sandboxd /usr/local/bin/sandboxd',
+      'copy=sandboxd /src/dist/sandboxd-csi /usr/local/bin/sandboxd-csi',
       'env=HOME=/tmp',
       'label=org.opencontainers.image.title=svc',
       'label=org.opencontainers.image.description=Kubernetes-native sandbox orchestration: the operator, the admission webhook, the HTTP API and sandboxd',
