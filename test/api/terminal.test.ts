@@ -372,6 +372,10 @@ describe('sessions', () => {
     expect(metrics).toMatch(
       new RegExp(`^svc_terminal_sessions_total\\{template="[^"]*${template}",outcome="failed"\\} [1-9]`, 'm'),
     );
-    expect(metrics).toMatch(/^svc_terminal_sessions_total\{template="[^"]+",outcome="throttled"\} 1$/m);
+    // At least the 17th session of the test before: its wait for a place to come back may be
+    // refused again (429, counted) while sandboxd is still ending the 16 sessions it closed.
+    expect(metrics).toMatch(
+      /^svc_terminal_sessions_total\{template="[^"]+",outcome="throttled"\} [1-9]\d*$/m,
+    );
   }, 30_000);
 });
