@@ -140,7 +140,7 @@ test-fuzz: deps kube helm
 # The e2e tier (e2e/, docs/testing.md): svc installed by its chart on a real cluster
 # (hack/cluster, root), driven through its public API. SVC_E2E_STATE=STATE uses a running
 # cluster (left up); otherwise one is brought up (NODES=2), imaged, installed and removed.
-test-e2e: deps kube helm sandboxd-binary console
+test-e2e: deps kube helm sandboxd-binary sandboxd-csi-binary console
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	npx vitest run --project e2e
@@ -191,7 +191,7 @@ PORT ?= 8080
 # `helm install`, the same banner; STATE/svc.env instead of .dev/env. It keeps running:
 # `make cluster-down` removes it. PORT, when given, is the API's port (else a free one).
 ifeq ($(CLUSTER),real)
-dev: deps kube helm console sandboxd-binary
+dev: deps kube helm console sandboxd-binary sandboxd-csi-binary
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	@PORT='$(if $(filter command line environment,$(origin PORT)),$(PORT))' bash hack/cluster/dev.sh
@@ -211,7 +211,7 @@ bench-create: deps kube sandboxd-binary
 # CLUSTER=real: on a real cluster of this machine (bench/real.ts: hack/cluster up, images and
 # install, down on every way out; SVC_E2E_STATE=STATE uses a running one and leaves it up).
 ifeq ($(CLUSTER),real)
-bench-scale: deps kube helm sandboxd-binary console
+bench-scale: deps kube helm sandboxd-binary sandboxd-csi-binary console
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	$(NODE) bench/scale-real.ts
@@ -230,7 +230,7 @@ bench-exec: deps kube sandboxd-binary
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) $(NODE) bench/exec.ts
 
 ifeq ($(CLUSTER),real)
-bench-files: deps kube helm sandboxd-binary console
+bench-files: deps kube helm sandboxd-binary sandboxd-csi-binary console
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	CLUSTER=real $(NODE) bench/files.ts
@@ -247,7 +247,7 @@ bench-claim: deps kube sandboxd-binary
 
 # Not part of make test: builds the peer (hack/peer) from the Go module proxy.
 ifeq ($(CLUSTER),real)
-bench-peer: deps kube helm sandboxd-binary console
+bench-peer: deps kube helm sandboxd-binary sandboxd-csi-binary console
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	$(NODE) bench/peer-real.ts
@@ -258,14 +258,14 @@ endif
 
 # Through the egress gateway against direct, on a real cluster of this machine (bench/egress.ts:
 # SVC_E2E_STATE names a running one, else one is brought up and taken down): one JSON line.
-bench-egress: deps kube helm sandboxd-binary console
+bench-egress: deps kube helm sandboxd-binary sandboxd-csi-binary console
 	@bash hack/cluster/deps.sh
 	@bash hack/cluster/build.sh >/dev/null
 	$(NODE) bench/egress.ts
 
 # Time to first output through the API (bench/tti.ts): devnode, and with CLUSTER=real a real
 # cluster beside it (brought up with NODES=1 and taken down; SVC_E2E_STATE=STATE uses a running one, as for the e2e tier).
-bench-tti: deps kube helm sandboxd-binary console
+bench-tti: deps kube helm sandboxd-binary sandboxd-csi-binary console
 	SVC_KUBE_ASSETS=$$(bash hack/kube/build.sh) CLUSTER=$(CLUSTER) $(NODE) bench/tti.ts
 
 bench-cli: cli-binary
